@@ -1,0 +1,61 @@
+/* tracekit: symbols from an ELF image (libelf).
+ *
+ * Function and object symbols by address and by name, shifted by a load
+ * offset; the image's byte order and machine.
+ */
+#ifndef TRACEKIT_SYMBOLS_H
+#define TRACEKIT_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_sym_kind {
+	TK_SYM_FUNC = 1,
+	TK_SYM_OBJECT = 2,
+} tk_sym_kind;
+
+typedef struct tk_symbol {
+	const char *name;
+	uint64_t addr;		/* load offset applied; Thumb bit cleared */
+	uint64_t size;		/* 0 if the image gives none */
+	tk_sym_kind kind;
+	bool thumb;		/* the ELF address had bit 0 set (Arm Thumb) */
+} tk_symbol;
+
+typedef struct tk_symtab tk_symtab;
+
+/*
+ * Load the symbol table of an ELF file.  load_offset is added to every
+ * symbol address (--load-offset).
+ * Errors: TK_ERR_OPEN, TK_ERR_ISDIR, TK_ERR_ELF (not an ELF file, or no
+ * symbol table), TK_ERR_NOMEM.  On TK_ERR_ELF, tk_symtab_error_detail()
+ * is not available: the message comes from tk_strerror.
+ */
+int tk_symtab_load(const char *path, uint64_t load_offset, tk_symtab **out);
+void tk_symtab_free(tk_symtab *st);
+
+/* The symbol exactly at addr (functions preferred), or NULL. */
+const tk_symbol *tk_symtab_at(const tk_symtab *st, uint64_t addr);
+
+/* The function or object whose [addr, addr+size) contains addr (for
+ * size-0 symbols: the nearest one below within the same section), or NULL. */
+const tk_symbol *tk_symtab_containing(const tk_symtab *st, uint64_t addr);
+
+/* Look a symbol up by name, or NULL. */
+const tk_symbol *tk_symtab_find(const tk_symtab *st, const char *name);
+
+/* All symbols, sorted by address. */
+const tk_symbol *tk_symtab_symbols(const tk_symtab *st, uint32_t *count);
+
+bool tk_symtab_big_endian(const tk_symtab *st);
+/* ELF e_machine (EM_ARM = 40, EM_AARCH64 = 183, ...). */
+unsigned tk_symtab_machine(const tk_symtab *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

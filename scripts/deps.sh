@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages tracekit needs to build and test.
+# Idempotent: only missing packages are installed. Needs root (or sudo).
+set -euo pipefail
+
+PKGS=(
+  build-essential cmake pkg-config
+  clang libclang-rt-14-dev          # libFuzzer + sanitizers
+  libelf-dev libdw-dev              # ELF symbols
+  libcapstone-dev                   # disassembly
+  libncurses-dev                    # terminal browser
+  libunicorn-dev                    # tracekit record
+  zlib1g-dev libzstd-dev            # compressed input
+  tmux time                         # browser tests, benchmarks
+  gcc-arm-none-eabi libnewlib-arm-none-eabi   # test programs (A32/T32/M)
+  gcc-aarch64-linux-gnu             # test programs (A64)
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps.sh: installing: ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
