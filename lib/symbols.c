@@ -47,7 +47,7 @@ static int cmp_name(const void *a, const void *b)
 
 /* Whether a symbol is worth keeping: named functions and objects, not
  * mapping symbols ($a, $t, $d, $x) nor section/file symbols. */
-static bool wanted(const GElf_Sym *s, const char *name, tk_sym_kind *kind)
+static bool wanted(Elf *elf, const GElf_Sym *s, const char *name, tk_sym_kind *kind)
 {
 	int type = GELF_ST_TYPE(s->st_info);
 	if (!name || !*name || name[0] == '$')
@@ -62,9 +62,19 @@ static bool wanted(const GElf_Sym *s, const char *name, tk_sym_kind *kind)
 		*kind = TK_SYM_OBJECT;
 		return true;
 	}
-	if (type == STT_NOTYPE && GELF_ST_BIND(s->st_info) != STB_LOCAL) {
-		*kind = TK_SYM_FUNC; /* global labels in assembly */
-		return true;
+	if (type == STT_NOTYPE) {
+		/* Labels in hand-written assembly: global ones, and local ones
+		 * in code sections (they name the routines of such programs). */
+		if (GELF_ST_BIND(s->st_info) != STB_LOCAL) {
+			*kind = TK_SYM_FUNC;
+			return true;
+		}
+		GElf_Shdr sh;
+		Elf_Scn *scn = elf_getscn(elf, s->st_shndx);
+		if (scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR)) {
+			*kind = TK_SYM_FUNC;
+			return true;
+		}
 	}
 	return false;
 }
@@ -102,7 +112,7 @@ static int load(Elf *elf, uint64_t load_offset, tk_symtab *st)
 		if (!gelf_getsym(data, (int)i, &s))
 			continue;
 		const char *name = elf_strptr(elf, chosen_sh.sh_link, s.st_name);
-		if (!wanted(&s, name, &kind))
+		if (!wanted(elf, &s, name, &kind))
 			continue;
 		names_len += strlen(name) + 1;
 		count++;
@@ -121,7 +131,7 @@ static int load(Elf *elf, uint64_t load_offset, tk_symtab *st)
 		if (!gelf_getsym(data, (int)i, &s))
 			continue;
 		const char *name = elf_strptr(elf, chosen_sh.sh_link, s.st_name);
-		if (!wanted(&s, name, &kind))
+		if (!wanted(elf, &s, name, &kind))
 			continue;
 		size_t len = strlen(name) + 1;
 		memcpy(np, name, len);

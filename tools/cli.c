@@ -432,6 +432,11 @@ static void print_call_debug(void *ctx, const char *msg)
 
 int tk_cli_build_calltree(tk_cli *cli, tk_calltree **out)
 {
+	return tk_cli_run_calls(cli, NULL, out);
+}
+
+int tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out)
+{
 	*out = NULL;
 	tk_source *src;
 	if (tk_cli_open_trace(cli, &src))
@@ -440,6 +445,7 @@ int tk_cli_build_calltree(tk_cli *cli, tk_calltree **out)
 	tk_calls_opts_init(&co);
 	if (tk_cli_debug(cli, "call_heuristics"))
 		co.debug = print_call_debug;
+	co.sink = sink;
 	tk_calls *calls;
 	int rc = tk_calls_new(&co, &calls);
 	if (rc < 0) {
@@ -459,6 +465,8 @@ int tk_cli_build_calltree(tk_cli *cli, tk_calltree **out)
 		tk_cli_error(cli, "%s", tk_strerror(rc));
 		return -1;
 	}
+	if (sink)
+		return 0;
 	if ((*out)->count == 0) {
 		tk_cli_error(cli, "%s: no instructions found in the trace", cli->trace);
 		tk_calltree_free(*out);

@@ -113,6 +113,11 @@ int tk_cli_close_output(tk_cli *cli, FILE *fp);
  * after printing an error. */
 int tk_cli_build_calltree(tk_cli *cli, tk_calltree **out);
 
+/* The same, with the confirmed calls handed to `sink` (calls.h) instead of
+ * building a tree (*out stays NULL when sink is given): for reports that
+ * aggregate, so memory does not grow with the trace. */
+int tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out);
+
 /* "name" for a function address with --image, else NULL. */
 const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr);
 

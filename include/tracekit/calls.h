@@ -1,17 +1,54 @@
 /* tracekit: function call detection.
  *
  * Implements the heuristic in the seed's "Identifying function calls in a
- * trace": every transfer of control (two consecutive instructions not
- * consecutive in memory) is examined.  It is a *potential call* if lr was
- * written within the previous 8 instructions and lr lies within 64 bytes of
- * the natural return address.  It becomes a call when a later transfer goes
- * to that lr with sp equal to its value at the call, sp never having been
- * strictly larger in between.  lr/sp are r14/r13 for A32/T32 instructions and
- * x30/xsp for A64.  Sources that know their branch kinds (TK_BR_CALL /
- * TK_BR_RETURN, or TK_EV_CALL / TK_EV_RETURN events) are handled directly.
+ * trace".  Every *transfer of control* is examined: an instruction event
+ * whose pc is not the previous instruction's pc + width (condition-failed
+ * instructions are part of the sequence; when an instruction arrives, every
+ * register update of the previous one has been seen).
  *
- * The detector is fed events as they stream by; the tree it returns holds
- * only confirmed calls, so its memory is the size of the output.
+ *  - It is a *potential call* if lr was written by one of the last 8
+ *    instructions, counting the branch itself (so a BL, or an LDR lr
+ *    followed by up to 6 more instructions and a BX, qualify), and the
+ *    value of lr then lies within 64 bytes (either way) of the natural
+ *    return address, branch pc + width.  The potential call remembers lr
+ *    (Thumb bit cleared) and sp as it was *before* the branch instruction.
+ *    If the branch instruction itself raised sp above that value, the
+ *    potential call is dead at once (e.g. a POP {..,pc} shortly after a BL).
+ *  - It is a *return* that confirms the most recent potential call whose lr
+ *    equals the branch target and whose sp equals sp after the return
+ *    instruction.  Whenever sp rises strictly above a potential call's sp,
+ *    that potential call is discarded, so "sp never strictly greater in
+ *    between" holds for every one still pending.
+ *  - On a match, the potential calls above the matched one are dropped:
+ *    the calls confirmed inside them become children of the matched call
+ *    (so children are always in time order).  A transfer is first checked
+ *    as a return, then as a potential call.
+ *  - One refinement: a new potential call with the same lr and sp as the
+ *    newest pending one supersedes it (that one is dropped).  Both cannot
+ *    be genuine: the newer one returns to the older one's return address,
+ *    so the older activation can never return by itself.  Without this, a
+ *    loop whose leaf call returns near lr would pile up dead entries.
+ *
+ * lr/sp are r14/r13 for A32/T32 instructions and x30/xsp for A64 (the
+ * execution state of the branch instruction decides).  A register with any
+ * byte of unknown value is unknown: no potential call is noted without a
+ * known lr.  A potential call made while sp is unknown (before the trace
+ * first writes it) is matched on lr alone and never discarded by sp.
+ *
+ * Sources that know their branches bypass the heuristic:
+ *  - an instruction with tk_insn.branch == TK_BR_CALL that transfers
+ *    control is a potential call returning to pc + width; TK_BR_RETURN is
+ *    matched against pending calls as above; TK_BR_NONE / TK_BR_JUMP are
+ *    never calls or returns; TK_BR_UNKNOWN (Tarmac) uses the heuristic.
+ *  - TK_EV_CALL pushes a potential call to u.func.addr; TK_EV_RETURN
+ *    confirms the most recent pending call to u.func.addr (any, if addr is
+ *    0) among the 16 newest, dropping those above it.
+ *
+ * Cost: O(1) amortised per event and no allocation in the steady state.
+ * Pending potential calls are looked up by (lr, sp) in a hash table; at
+ * most TK_CALLS_MAX_PENDING are kept, the oldest being forgotten beyond
+ * that (calls confirmed inside it move up to its parent).  Only confirmed
+ * calls are kept, so memory is the size of the output.
  */
 #ifndef TRACEKIT_CALLS_H
 #define TRACEKIT_CALLS_H
@@ -26,12 +63,18 @@ extern "C" {
 
 #define TK_CALL_NONE UINT32_MAX
 
+/* The heuristic's constants (see above). */
+#define TK_CALLS_LR_WINDOW 8		/* instructions */
+#define TK_CALLS_LR_DISTANCE 64		/* bytes */
+#define TK_CALLS_MAX_PENDING 32768	/* potential calls kept at most */
+
 /* One point of the trace: an instruction. */
 typedef struct tk_tpos {
 	uint64_t time;
 	uint64_t line;
-	uint64_t offset;
+	uint64_t offset;	/* byte offset of the line in the trace */
 	uint64_t pc;
+	uint64_t insn;		/* 0-based index of the instruction */
 } tk_tpos;
 
 /*
@@ -40,6 +83,7 @@ typedef struct tk_tpos {
  * For other nodes, the calltree format prints
  *   - call   - resume       (in the caller)
  *   o entry  - exit         (the activation)
+ * Nodes are numbered in preorder, i.e. in the order of their calls.
  */
 typedef struct tk_call {
 	tk_tpos call;		/* the instruction that transferred control */
@@ -61,28 +105,100 @@ typedef struct tk_calltree {
  * The text has no trailing newline. */
 typedef void (*tk_calls_debug_fn)(void *ctx, const char *msg);
 
+/*
+ * Where confirmed calls go, for consumers that aggregate instead of keeping
+ * the whole tree (profiles, flame graphs).  The detector never learns a
+ * call's parent when it confirms it (the pending calls below it may or may
+ * not be confirmed later), so it hands the sink *forests*: opaque uint32_t
+ * handles, TK_CALL_NONE being the empty forest, that the sink creates and
+ * the detector only passes back.
+ *
+ *   confirm  a call was confirmed; `children` is the forest of the calls
+ *            confirmed inside it.  Set *out to a forest holding the call
+ *            (or TK_CALL_NONE if the sink keeps nothing).
+ *   join     concatenate two forests, `first` preceding `second` in time.
+ *   finish   the end of the trace: `root` is the whole trace, `children`
+ *            every top-level call.  Called once, by tk_calls_finish.
+ *
+ * In the tk_call passed, only call/entry/exit/resume are meaningful; the
+ * root's call and resume are zero.  Callbacks return 0 or a negative tk_err,
+ * which the detector returns from tk_calls_feed / tk_calls_finish.
+ */
+typedef struct tk_calls_sink {
+	void *ctx;
+	int (*confirm)(void *ctx, const tk_call *call, uint32_t children, uint32_t *out);
+	int (*join)(void *ctx, uint32_t first, uint32_t second, uint32_t *out);
+	int (*finish)(void *ctx, const tk_call *root, uint32_t children);
+} tk_calls_sink;
+
 typedef struct tk_calls_opts {
 	size_t size;		/* sizeof(tk_calls_opts) */
 	tk_calls_debug_fn debug;	/* NULL: no explanations */
 	void *debug_ctx;
+	const tk_calls_sink *sink;	/* NULL: build a tk_calltree */
 } tk_calls_opts;
 
 void tk_calls_opts_init(tk_calls_opts *opts);
 
 typedef struct tk_calls tk_calls;
 
+/* Errors: TK_ERR_NOMEM, TK_ERR_INVAL (opts->size too small). */
 int tk_calls_new(const tk_calls_opts *opts, tk_calls **out);
 
 /* Feed the next event of the trace (all kinds may be fed; the detector
- * picks what it needs).  Returns 0 or TK_ERR_NOMEM. */
+ * picks what it needs).  Returns 0, TK_ERR_NOMEM, or a sink's error. */
 int tk_calls_feed(tk_calls *c, const tk_event *ev);
 
-/* End of trace: build the tree.  *out is owned by the caller
- * (tk_calltree_free).  The detector can then only be freed. */
+/* End of trace: confirm nothing more, move the calls confirmed inside
+ * still-pending potential calls up to their parents, and hand the result
+ * to the sink.  Without a sink, *out receives the tree (owned by the
+ * caller: tk_calltree_free); with one, out may be NULL.  The detector can
+ * then only be freed. */
 int tk_calls_finish(tk_calls *c, tk_calltree **out);
 
 void tk_calls_free(tk_calls *c);
 void tk_calltree_free(tk_calltree *t);
+
+/* Hand a finished tree (e.g. one read from an index) to a sink, as the
+ * detector would have: every call confirmed after its callees, forests
+ * joined in time order, then finish with the root.  A tree of count 0 makes
+ * no call.  Errors: TK_ERR_NOMEM, or the sink's. */
+int tk_calltree_replay(const tk_calltree *t, const tk_calls_sink *sink);
+
+/*
+ * Call-stack profiles: a sink that folds the calls into a tree of distinct
+ * call stacks as they are confirmed (what flame graphs draw), so memory is
+ * the number of distinct stacks, not of calls.
+ *
+ * A frame is one call stack: its function and the frames called from it.
+ * For each activation, "total" is its duration and "self" the total less
+ * its direct callees' totals, in two units: trace time (exit - entry
+ * timestamps, as tarmac-profile measures) and instructions (the activation's
+ * instructions, its first and last included).  So for every frame
+ * total = self + the children's totals.
+ */
+typedef struct tk_stack_frame {
+	uint64_t addr;		/* entry address of the function */
+	uint64_t calls;		/* activations folded into this frame */
+	uint64_t total_time, self_time;
+	uint64_t total_insns, self_insns;
+	uint32_t first_child;	/* TK_CALL_NONE-terminated list, unordered */
+	uint32_t next_sibling;
+} tk_stack_frame;
+
+typedef struct tk_callstacks tk_callstacks;
+
+/* Errors: TK_ERR_NOMEM.  *sink receives the callbacks to give the call
+ * detector (tk_calls_opts.sink). */
+int tk_callstacks_new(tk_callstacks **out, tk_calls_sink *sink);
+
+/* After the detector's finish: the frames (*count of them, a few possibly
+ * unused), and the root's index (the whole trace), or TK_CALL_NONE if the
+ * trace had no instruction. */
+const tk_stack_frame *tk_callstacks_frames(const tk_callstacks *s, uint32_t *count,
+					   uint32_t *root);
+
+void tk_callstacks_free(tk_callstacks *s);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,8 @@
  *   v0..v31   128-bit FP/vector registers (q, v; and the views below).
  *   z0..z31   SVE vectors (256 bytes, as wide as any trace writes).
  *   p0..p31   SVE predicates (32 bytes).
- *   psr fpsr fpcr fpscr vpr  status and control registers.
+ *   psr       the PSR (4 bytes): psr, cpsr, xpsr.
+ *   fpsr fpcr (8 bytes, AArch64), fpscr vpr (4 bytes).
  *
  * Scalar FP views depend on the execution state: in AArch64 dN and sN are the
  * low 8 / 4 bytes of vN; in AArch32 dN is half of q(N/2) and sN a quarter of

@@ -6,6 +6,44 @@
  * instruction lines in all layouts, R register lines, contiguous memory lines
  * (MR4, R04, MW8X, ...) and diagrammatic LD/ST lines with continuation
  * lines.  Every other line becomes a TK_EV_TEXT event.
+ *
+ * Interpretation decisions (the corpus in traces/tarmac/parsertest*.txt
+ * shows each of these forms):
+ *
+ * Timestamps.  tk_event.time is the integer timestamp.  A fractional one
+ *   ("10.356000us") is stored as value * 10^6 + its first 6 fraction digits
+ *   (10356000); units are accepted (glued, "271ns", or separate: clk, ns,
+ *   ps, us, cs, cyc, tic, ...) and otherwise ignored.  A line without a
+ *   timestamp has the time and cpu of the previous line; a line with one
+ *   but without "cpuN" has cpu 0.
+ * Instructions.  width is from the encoding: 4 hex digits = 2 bytes, 8 = 4.
+ *   "--------" gives has_encoding = false (width 4 in A32/A64, else 0).
+ *   IS lines and ES lines with CCFAIL have executed = false.  A line
+ *   without a state letter is Thumb with implicit_thumb, or when its
+ *   encoding has 4 digits (only Thumb has 16-bit encodings); otherwise its
+ *   isa is TK_ISA_UNKNOWN and the source warns once.
+ * Registers.  See regs.h for names and tarmac_reg.c for fitting a value to
+ *   its register: shorter values are zero-extended (z/p registers: the view
+ *   shrinks to the bytes written, the vector length), "--" bytes are
+ *   TK_BYTE_NONE, bytes with an 'x'/'X' nibble are TK_BYTE_UNKNOWN.  s/d
+ *   names use the AArch64 overlay when the last instruction was A64 (before
+ *   any instruction: when x/w registers have been written).  Registers
+ *   tracekit does not model give view.reg = TK_REG_NONE with the value as
+ *   written (view.len = its bytes); their name may be several words ("DC
+ *   CISW").  A longer value than the register is malformed unless the extra
+ *   bytes are zero; psr drops them (Fast Models' 33-bit "cpsr").
+ * Memory.  Contiguous lines give one event; the value is logical and is put
+ *   in memory order by big_endian.  RTL M-lines ("MNW4___D") are in memory
+ *   order already (first byte written = lowest address), so big_endian does
+ *   not apply; their instruction-fetch variants ("MNR4O__I", "MR2_I") and
+ *   non-memory transfers ("MCW4___R ... TRANSFER") are kept as text.
+ *   "(ABORTED)" gives aborted = true and all bytes TK_BYTE_NONE.  LD/ST
+ *   diagrams give one event per run of accessed bytes, lowest address
+ *   first, with the physical address when the extra info gives one
+ *   ("S:0004001b60"); a following line with just an address and a diagram
+ *   continues the previous LD/ST line.
+ * Text.  tk_text.kind is the type word (without a trailing ':'), text the
+ *   line from that word on.  A malformed line is kept the same way.
  */
 #ifndef TRACEKIT_TARMAC_H
 #define TRACEKIT_TARMAC_H
@@ -29,6 +67,8 @@ typedef struct tk_tarmac_opts {
 	bool big_endian;	/* --bi: contiguous memory data is big-endian */
 	tk_diag_fn diag;	/* may be NULL: diagnostics are dropped */
 	void *diag_ctx;
+	size_t max_line;	/* longest line read (bytes); longer ones are
+				 * skipped with a warning.  0: 64 MiB */
 } tk_tarmac_opts;
 
 /* Fill *opts with defaults (little-endian, no implicit Thumb). */
@@ -36,15 +76,19 @@ void tk_tarmac_opts_init(tk_tarmac_opts *opts);
 
 /*
  * Open a Tarmac trace file as a source.  path "-" reads standard input.
- * Errors: TK_ERR_OPEN, TK_ERR_ISDIR, TK_ERR_NOMEM.  An empty file opens
- * fine and yields no events; binary input is detected and reported as a
- * diagnostic (TK_ERR_BINARY from tk_source_next on the first line).
+ * Errors: TK_ERR_OPEN (errno says why), TK_ERR_ISDIR, TK_ERR_NOMEM.  An
+ * empty file opens fine and yields no events; binary input (NUL bytes or
+ * control characters in the first 4 KiB, compressed data, an ELF file) is
+ * reported as an error diagnostic and tk_source_next returns TK_ERR_BINARY.
+ * Later lines containing NUL bytes, and lines longer than max_line, are
+ * skipped with a warning.  A last line without a newline is read normally;
+ * a trailing '\r' (CRLF files) is ignored.
  */
 int tk_tarmac_open(const char *path, const tk_tarmac_opts *opts,
 		   tk_source **out);
 
 /* Same, from an open stream the source does not close (e.g. stdin).
- * name is used in diagnostics. */
+ * name is used in diagnostics.  The stream is read with fread. */
 int tk_tarmac_open_stream(FILE *fp, const char *name,
 			  const tk_tarmac_opts *opts, tk_source **out);
 

@@ -1,0 +1,16 @@
+# Call detection and the report tools (calltree, callinfo, profile,
+# flamegraph): unit tests of the heuristic on synthetic event streams, and
+# end-to-end tests on the shared real traces (tests/calls/e2e.sh, whose
+# comments say how each expected value was read from the trace).
+
+add_executable(test_calls ${CMAKE_SOURCE_DIR}/tests/calls/test_calls.c)
+target_link_libraries(test_calls PRIVATE tracekit)
+add_test(NAME calls.unit COMMAND test_calls)
+
+foreach(case calltree32 calltree64 seed_example quicksort callinfo profile
+             flamegraph aliases debug)
+  add_test(NAME calls.${case}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calls/e2e.sh ${case})
+  set_tests_properties(calls.${case} PROPERTIES ENVIRONMENT
+    "TK_BIN=${TK_BIN};TK_TRACES=${TK_TRACES};TK_WORK=${CMAKE_CURRENT_BINARY_DIR}")
+endforeach()

@@ -1,0 +1,237 @@
+#!/bin/sh
+# End-to-end tests of calltree, callinfo, profile and flamegraph on the
+# shared real traces.  Usage: e2e.sh CASE (environment: TK_BIN, TK_TRACES,
+# TK_WORK = a scratch directory).  Every expected value below was checked by
+# reading the trace; see the comment of each case.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${TK_BIN:?}
+traces=${TK_TRACES:?}
+work=${TK_WORK:-/tmp}
+bindir=$(dirname "$bin")
+calls=$traces/calltests
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# same NAME GOT WANT
+same() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
+# golden NAME FILE CMD...: the command's stdout equals FILE
+golden() {
+	name=$1 file=$2
+	shift 2
+	"$@" > "$work/out.$$" 2> "$work/err.$$" || fail "$name: exit status $? ($(cat "$work/err.$$"))"
+	diff -u "$file" "$work/out.$$" > "$work/diff.$$" || { fail "$name differs:"; cat "$work/diff.$$"; }
+	rm -f "$work/out.$$" "$work/err.$$" "$work/diff.$$"
+}
+
+case_calltree32() {
+	# calltest32.tarmac, by instruction number (IT (n)); sp is 0x100000 in
+	# _start and 0xffff8 inside a function that pushed {r4,lr}.
+	#  4 BL leaf_bx_lr, returns by BX lr (8) to 0x200c4.
+	#  10 BLX r1 -> nonleaf_pop_pc, which calls leaf_bx_lr (12, BL) and
+	#     leaf_mov_pc_lr (17, BL; MOV pc,lr returns) and returns by
+	#     POP {r4,pc} (22).  Its two children are confirmed while the dead
+	#     potential calls left by the leaves' returns (lr still near) are
+	#     pending; the POP raises sp, discarding those, so both children
+	#     land under nonleaf_pop_pc in order.
+	#  24 MOV lr,pc; 25 BX r1: a two-instruction call to nonleaf_pop_lr,
+	#     which calls leaf_mov_pc_lr and leaf_bx_lr, then POP {r4,lr}; BX lr.
+	#  40 BL call_via_r1, which tail-calls leaf_mov_pc_lr with BX r1 (41):
+	#     lr 0x200e0 is 128 bytes from 0x20160, so no call; one activation
+	#     from 0x2015c to the MOV pc,lr at 0x20134.
+	#  49/57/65 LDR lr,=loopstart; B leaf_bx_lr: stunt calls, lr 16 bytes
+	#     past the natural return; each returns to loopstart (0x200e4).
+	#     The taken BCS at 72 has lr 7 instructions old and 8 bytes away: a
+	#     potential call that nothing ever returns to.
+	#  73 BL internal_bl, whose BL at 78 is a branch (lr never used): its
+	#     potential call is discarded when POP {r4,pc} (82) raises sp.
+	#  83 BL internal_bx_lr: ADD lr,pc,r1,LSL #3; BX lr is a table branch,
+	#     never returned to; the function returns by POP {r4,pc} (91).
+	#  92 BL branch_after_call_wrapper -> 94 BL branch_after_call, returning
+	#     by POP {r4,lr}; BX lr (100) and again (102).
+	#  104 BNE just after a return (lr recent and near) is no call either.
+	golden calltree32 "$here/calltest32.calltree" "$bin" calltree "$calls/calltest32.tarmac"
+}
+
+case_calltree64() {
+	# The same program for AArch64 (x30/sp), same shape except that it has
+	# no internal_bl/internal_bx_lr: 4 BL leaf_ret; 10 BLR x1 ->
+	# nonleaf_pop_lr (two BL leaf_ret inside, LDP x19,x30; RET); 25 BL
+	# call_via_x1, tail-calling leaf_ret with BR x1; four stunt calls
+	# LDR x30,=loopstart; B leaf_ret; 71 BL branch_after_call_wrapper ->
+	# 73 BL branch_after_call.  With --image only _start is named: the other
+	# labels are local untyped symbols.
+	golden calltree64 "$here/calltest64.calltree" "$bin" calltree "$calls/calltest64.tarmac"
+	out=$("$bin" calltree --image "$calls/calltest64.elf" "$calls/calltest64.tarmac" | head -1)
+	same calltree64.image "$out" "o t:1000000 l:164 pc:0x210120 - t:86000000 l:336 pc:0x210170 : _start"
+}
+
+case_seed_example() {
+	# The seed's calltree example is a piece of calculator-aarch32's tree:
+	# Lexer::next_inner (0x20784) calling nextch, getch and sys_read.  It
+	# sits at depth 3, so its lines carry 12 more columns of indentation.
+	"$bin" calltree "$traces/calculator-aarch32-fastmodel.tarmac" |
+		sed -n '/^            o t:89 l:283 /,/^  - /p' | sed '$d' | cut -c13- > "$work/seed.$$"
+	diff -u "$here/seed-example.calltree" "$work/seed.$$" || fail "seed example differs"
+	rm -f "$work/seed.$$"
+}
+
+case_quicksort() {
+	# quicksort.tarmac (AArch64): c_entry calls quicksort once (BL at
+	# 0x8020) and quicksort recurses with the BL at 0x8078 26 times: the
+	# trace has 27 instructions at 0x8038.  All return (RET at 0x8050).
+	# _start's BL {pc}+4 at 0x8008 goes to the next instruction: no
+	# transfer of control, so c_entry is no activation of its own.
+	img="--image $traces/quicksort.elf"
+	n=$("$bin" calltree $img "$traces/quicksort.tarmac" | grep -c ' : quicksort$')
+	same quicksort.activations "$n" 27
+	n=$("$bin" calltree $img "$traces/quicksort.tarmac" | grep -c '^ *- .* pc:0x8078 - .* pc:0x807c$')
+	same quicksort.recursive-calls "$n" 26
+	# the deepest activations: two at depth 7 (column 28), none deeper
+	n=$("$bin" calltree "$traces/quicksort.tarmac" | grep -c '^                            o ')
+	same quicksort.depth7 "$n" 2
+	n=$("$bin" calltree "$traces/quicksort.tarmac" | grep -c '^                              ')
+	same quicksort.depth8 "$n" 0
+	out=$("$bin" calltree $img "$traces/quicksort.tarmac" | tail -2)
+	same quicksort.last "$out" "  - t:2029 l:4288 pc:0x8028 - t:2034 l:4296 pc:0x802c
+    o t:2030 l:4290 pc:0x80ec - t:2033 l:4295 pc:0x80f8 : sys_write0"
+}
+
+case_callinfo() {
+	# 27 calls to quicksort; the first enters at line 177 ("10 clk IT (10)
+	# 00008038 ..."), byte 6251 of the file; the second at line 860.
+	img="--image $traces/quicksort.elf"
+	out=$("$bin" callinfo $img "$traces/quicksort.tarmac" quicksort)
+	same callinfo.count "$(echo "$out" | grep -c '^- time: ')" 27
+	same callinfo.head "$(echo "$out" | head -3)" "Calls to 0x8038 (quicksort): 27
+- time: 10 (line:177, pos:6251)
+- time: 367 (line:860, pos:40670)"
+	same callinfo.pos "$(tail -c +6252 "$traces/quicksort.tarmac" | head -1 | cut -c1-31)" \
+		"10 clk IT (10) 00008038 a9be57f"
+	# hex, decimal and the symbol name are the same function
+	same callinfo.hex "$("$bin" callinfo "$traces/quicksort.tarmac" 0x8038 | tail -n +2)" \
+		"$(echo "$out" | tail -n +2)"
+	same callinfo.decimal "$("$bin" callinfo "$traces/quicksort.tarmac" 32824 | tail -n +2)" \
+		"$(echo "$out" | tail -n +2)"
+	# several functions, in the order given; sys_exit is never called
+	out=$("$bin" callinfo $img "$traces/quicksort.tarmac" sys_write0 sys_exit)
+	same callinfo.multi "$out" "Calls to 0x80ec (sys_write0): 1
+- time: 2030 (line:4290, pos:216439)
+Calls to 0x80c8 (sys_exit): 0"
+	# errors: symbol without --image, unknown symbol
+	"$bin" callinfo "$traces/quicksort.tarmac" quicksort > /dev/null 2> "$work/err.$$"
+	same callinfo.noimage.status $? 2
+	grep -q "symbol names need --image" "$work/err.$$" || fail "callinfo.noimage message"
+	"$bin" callinfo $img "$traces/quicksort.tarmac" no_such_fn > /dev/null 2> "$work/err.$$"
+	same callinfo.unknown.status $? 2
+	grep -q "no symbol 'no_such_fn'" "$work/err.$$" || fail "callinfo.unknown message"
+	rm -f "$work/err.$$"
+}
+
+case_profile() {
+	# quicksort: the root (_start, 0x8000) spans t:1..2044; quicksort's 27
+	# activations add up to 5509 (recursion counted again); sys_write0 runs
+	# from t:2030 to t:2033.
+	golden profile.quicksort "$here/quicksort.profile" \
+		"$bin" profile --image "$traces/quicksort.elf" "$traces/quicksort.tarmac"
+	# Without --image the name column is empty and the line ends after Time.
+	out=$("$bin" profile "$traces/quicksort.tarmac" | sed -n 2p)
+	same profile.noname "$out" "0x8000      1           2043"
+	# The calculator: the three traces (AArch64 and AArch32 Fast Model, and
+	# the AArch64 ES/LD/ST style) run the same program, so every function
+	# has the same call count.  The A64 trace has 160 BL and 158 RET: c_entry
+	# and sys_exit never return, so they are no calls.
+	for t in aarch64-fastmodel aarch32-fastmodel aarch64-es-ld-st-style; do
+		elf=$traces/calculator-${t%%-*}.elf
+		out=$("$bin" profile --image "$elf" "$traces/calculator-$t.tarmac" |
+			awk 'NR > 1 { print $2, $4 }' | sed 's/Ej$/Em/' | tr '\n' ' ')
+		same "profile.calculator-$t" "$out" "1 _start 1 sys_open 2 sys_read 9 sys_writec 1 sys_write0 1 _ZL5printj 1 _ZN10FileReaderC2Em 1 _ZN5LexerC2ER10FileReader 1 _ZN6ParserC2ER5Lexer 1 _ZN6Parser9try_parseEv 23 _ZN5Lexer4nextEv 23 _ZN5Lexer10next_innerEv 30 _ZN5Lexer6nextchEv 30 _ZN10FileReader5getchEv 1 _ZN6Parser4exprERj 3 _ZN6Parser3addERj 8 _ZN6Parser4multERj 11 _ZN6Parser5powerERj 11 _ZN6Parser4atomERj "
+	done
+	# the header, exactly
+	out=$("$bin" profile "$calls/calltest32.tarmac" | head -1)
+	same profile.header "$out" "Address     Count       Time        Function name"
+	# calltest32: leaf_bx_lr 0x20118 is entered 6 times (by BL x3 and the
+	# 3 stunt calls), 3 us each (entry to BX lr: 3 instructions of 1 us).
+	out=$("$bin" profile "$calls/calltest32.tarmac" | grep '^0x20118 ')
+	same profile.leaf "$out" "0x20118     6           18000000"
+}
+
+case_flamegraph() {
+	# Folded stacks for quicksort: self times, each stack once, sorted.
+	golden flamegraph.quicksort "$here/quicksort.folded" \
+		"$bin" flamegraph --image "$traces/quicksort.elf" "$traces/quicksort.tarmac"
+	# The self times add up to the whole trace (t:1 to t:2044).
+	sum=$("$bin" flamegraph "$traces/quicksort.tarmac" | awk '{ s += $NF } END { print s }')
+	same flamegraph.sum "$sum" 2043
+	# Without --image, frames are hex addresses.
+	out=$("$bin" flamegraph "$traces/quicksort.tarmac" | tail -1)
+	same flamegraph.hex "$out" "0x8000;0x80ec 3"
+	# A trace whose timestamps never advance counts instructions: calltest32
+	# with every timestamp set to 0 has 107 instructions.
+	sed 's/^[0-9]* ps /0 ps /' "$calls/calltest32.tarmac" > "$work/notime.$$.tarmac"
+	sum=$("$bin" flamegraph -q "$work/notime.$$.tarmac" | awk '{ s += $NF } END { print s }')
+	same flamegraph.insns "$sum" 107
+	# leaf_bx_lr: 6 activations of 4 instructions each, called from _start
+	# (3 BL + 3 stunt calls) or from the two non-leaf functions.
+	out=$("$bin" flamegraph -q "$work/notime.$$.tarmac" | grep '^0x200b4;0x20118 ')
+	same flamegraph.leaf "$out" "0x200b4;0x20118 16"
+	# --unit=instructions on the real trace gives the same numbers
+	sum=$("$bin" flamegraph --unit=instructions "$calls/calltest32.tarmac" | awk '{ s += $NF } END { print s }')
+	same flamegraph.unit "$sum" 107
+	rm -f "$work/notime.$$.tarmac"
+	# -o writes the file atomically; --svg draws it.
+	"$bin" flamegraph -o "$work/fg.$$.txt" "$traces/quicksort.tarmac" || fail "flamegraph -o"
+	same flamegraph.output "$(cat "$work/fg.$$.txt")" "$("$bin" flamegraph "$traces/quicksort.tarmac")"
+	"$bin" flamegraph --svg -o "$work/fg.$$.svg" --image "$traces/quicksort.elf" \
+		"$traces/quicksort.tarmac" || fail "flamegraph --svg"
+	grep -q '^<svg version="1.1"' "$work/fg.$$.svg" || fail "svg header"
+	# one box per distinct stack: 9 (the root, 7 quicksort depths, sys_write0)
+	same flamegraph.svg.boxes "$(grep -c '<g class="f"' "$work/fg.$$.svg")" 9
+	grep -q 'data-name="quicksort"><title>quicksort (2017 time units, 98.73%, 1 call)</title>' \
+		"$work/fg.$$.svg" || fail "svg box for quicksort"
+	if command -v xmllint > /dev/null; then
+		xmllint --noout "$work/fg.$$.svg" || fail "svg is not well-formed XML"
+	fi
+	rm -f "$work/fg.$$.txt" "$work/fg.$$.svg"
+}
+
+case_aliases() {
+	# The classic names run the same code with the same options.
+	for c in calltree profile flamegraph; do
+		a=$("$bindir/tarmac-$c" "$calls/calltest32.tarmac")
+		b=$("$bin" "$c" "$calls/calltest32.tarmac")
+		same "alias.$c" "$a" "$b"
+		[ -n "$a" ] || fail "alias.$c: no output"
+	done
+	a=$("$bindir/tarmac-callinfo" --image "$traces/quicksort.elf" "$traces/quicksort.tarmac" quicksort)
+	b=$("$bin" callinfo --image "$traces/quicksort.elf" "$traces/quicksort.tarmac" quicksort)
+	same alias.callinfo "$a" "$b"
+	"$bindir/tarmac-calltree" --help | grep -q '^usage: tarmac-calltree ' || fail "alias help"
+}
+
+case_debug() {
+	# --debug=call_heuristics explains each decision: calltest32 has 15
+	# confirmed calls.
+	n=$("$bin" calltree --debug=call_heuristics "$calls/calltest32.tarmac" 2>&1 >/dev/null |
+		grep -c 'call confirmed')
+	same debug.confirmed "$n" 15
+	"$bin" calltree --debug=call_heuristics "$calls/calltest32.tarmac" 2>&1 >/dev/null |
+		grep -q '^call_heuristics: line 155: 0x200f0 -> 0x20118: potential call: lr 0x200e4 written 1 instruction before the branch, 16 bytes from 0x200f4' ||
+		fail "debug: stunt call explanation"
+	# options are checked
+	"$bin" profile --no-such-option "$calls/calltest32.tarmac" > /dev/null 2>&1
+	same usage.status $? 2
+	"$bin" calltree "$calls/calltest32.tarmac" extra > /dev/null 2>&1
+	same usage.extra $? 2
+	"$bin" flamegraph --unit=bogus "$calls/calltest32.tarmac" > /dev/null 2>&1
+	same usage.unit $? 2
+	"$bin" calltree "$work/no-such-trace.$$" > /dev/null 2>&1
+	same missing.status $? 1
+}
+
+"case_$1"
+if [ "$failures" -ne 0 ]; then
+	echo "$1: $failures failed"
+	exit 1
+fi
+echo "$1: ok"

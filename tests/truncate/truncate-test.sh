@@ -1,0 +1,46 @@
+#!/bin/sh
+# usage: truncate-test.sh TRACEKIT TRACE KEEP LAST OUTDIR
+# Runs `tracekit truncate` on TRACE in every way it can read and write -
+# a file argument, -o FILE, standard input redirected from the file (which
+# can seek), a pipe (which cannot), a pipe with only 64 KB held in memory
+# (the rest goes to a temporary file), and the tarmac-truncate alias - and
+# checks that each output is exactly the first KEEP lines of TRACE ("all":
+# the whole trace, byte for byte) and that its last line is LAST.
+set -eu
+tk=$1 trace=$2 keep=$3 last=$4 out=$5
+mkdir -p "$out"
+name=$(basename "$trace")
+want="$out/$name.want"
+if [ "$keep" = all ]; then
+  cp "$trace" "$want"
+else
+  head -n "$keep" "$trace" > "$want"
+fi
+got=$(tail -n 1 "$want")
+if [ "$got" != "$last" ]; then
+  echo "FAIL: line $keep of $trace is '$got', not '$last'"; exit 1
+fi
+
+fail=0
+check() { # how file
+  if ! cmp -s "$want" "$2"; then
+    echo "FAIL ($1): output differs from the first $keep lines of $trace:"
+    echo "  $(wc -l < "$2") lines, last: $(tail -n 1 "$2")"
+    fail=1
+  else
+    echo "ok ($1): $(wc -l < "$2") lines"
+  fi
+}
+"$tk" truncate "$trace" > "$out/$name.file";                      check file "$out/$name.file"
+rm -f "$out/$name.o"
+"$tk" truncate -o "$out/$name.o" "$trace";                        check -o "$out/$name.o"
+"$tk" truncate < "$trace" > "$out/$name.stdin";                   check "stdin (file)" "$out/$name.stdin"
+cat "$trace" | "$tk" truncate > "$out/$name.pipe";                check "stdin (pipe)" "$out/$name.pipe"
+cat "$trace" | TRACEKIT_TRUNCATE_MEM=65536 "$tk" truncate > "$out/$name.spill"
+check "pipe, 64 KB in memory" "$out/$name.spill"
+alias="$(dirname "$tk")/tarmac-truncate"
+if [ -x "$alias" ]; then
+  "$alias" "$trace" > "$out/$name.alias";                         check tarmac-truncate "$out/$name.alias"
+fi
+ls "$out" | grep -q '\.tmp\.' && { echo "FAIL: temporary file left in $out"; fail=1; }
+exit $fail

@@ -1,0 +1,373 @@
+/* tracekit browse: the register panes (core, single and double FP, NEON,
+ * MVE).  Each is a grid of "name value" cells; the values are those of
+ * the pane's position (the current one unless the pane is locked). */
+#ifdef TK_HAVE_CURSES
+#include <curses.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "browse.h"
+
+#define MAX_REGS 40
+
+typedef struct regdef {
+	char name[16];
+	tk_reg_view view;
+} regdef;
+
+static void add(regdef *out, int *n, const char *name, bool a64)
+{
+	tk_reg_view v;
+	if (tk_reg_lookup(name, strlen(name), 0, a64, &v))
+		return;
+	if (v.reg == TK_REG_PSR)
+		v.len = 4;	/* the architectural 32 bits */
+	snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
+	out[*n].view = v;
+	(*n)++;
+}
+
+static int reg_list(const tkb *b, tkb_pane_kind kind, regdef *out)
+{
+	static const char *const a32_core[] = {"r0", "r1", "r2", "r3", "r4", "r5", "r6",
+		"r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc", "cpsr"};
+	int n = 0;
+	char name[16];
+	switch (kind) {
+	case TKB_PANE_CORE:
+		if (b->a64) {
+			for (int i = 0; i <= 30; i++) {
+				snprintf(name, sizeof name, "x%d", i);
+				add(out, &n, name, true);
+			}
+			out[n].view = (tk_reg_view){TK_REG_XSP, 0, 8};
+			snprintf(out[n++].name, sizeof out[0].name, "sp");
+			add(out, &n, "cpsr", true);
+		} else {
+			for (size_t i = 0; i < sizeof a32_core / sizeof a32_core[0]; i++)
+				add(out, &n, a32_core[i], false);
+		}
+		break;
+	case TKB_PANE_SINGLE:
+	case TKB_PANE_DOUBLE:
+		for (int i = 0; i < 32; i++) {
+			snprintf(name, sizeof name, "%c%d", kind == TKB_PANE_SINGLE ? 's' : 'd', i);
+			add(out, &n, name, b->a64);
+		}
+		break;
+	case TKB_PANE_NEON:
+		for (int i = 0; i < (b->a64 ? 32 : 16); i++) {
+			snprintf(name, sizeof name, "%c%d", b->a64 ? 'v' : 'q', i);
+			add(out, &n, name, b->a64);
+		}
+		break;
+	case TKB_PANE_MVE:
+		for (int i = 0; i < 8; i++) {
+			snprintf(name, sizeof name, "q%d", i);
+			add(out, &n, name, false);
+		}
+		add(out, &n, "vpr", false);
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+static const char *pane_title(const tkb *b, tkb_pane_kind kind)
+{
+	switch (kind) {
+	case TKB_PANE_CORE:
+		return b->a64 ? "Core registers (AArch64)" : "Core registers (AArch32)";
+	case TKB_PANE_SINGLE:
+		return "Single-precision FP registers";
+	case TKB_PANE_DOUBLE:
+		return "Double-precision FP registers";
+	case TKB_PANE_NEON:
+		return "NEON vector registers";
+	case TKB_PANE_MVE:
+		return "MVE vector registers";
+	default:
+		return "";
+	}
+}
+
+/* Digits of the value, most significant first; ?? for unknown bytes; then
+ * for FP panes the decimal value when every byte is known. */
+static int format_value(tkb_pane_kind kind, const uint8_t *v, const uint8_t *k, int len,
+			char *out, size_t size)
+{
+	int n = 0;
+	bool all = true;
+	for (int i = len - 1; i >= 0; i--) {
+		if (k[i])
+			n += snprintf(out + n, size - (size_t)n, "%02x", v[i]);
+		else
+			n += snprintf(out + n, size - (size_t)n, "??");
+		all = all && k[i];
+	}
+	if (kind == TKB_PANE_SINGLE || kind == TKB_PANE_DOUBLE) {
+		char dec[32] = "";
+		if (all && len == 4) {
+			float f;
+			uint32_t u = (uint32_t)v[0] | (uint32_t)v[1] << 8 | (uint32_t)v[2] << 16 |
+				     (uint32_t)v[3] << 24;
+			memcpy(&f, &u, 4);
+			snprintf(dec, sizeof dec, "%.7g", (double)f);
+		} else if (all && len == 8) {
+			double d;
+			uint64_t u = 0;
+			for (int i = 7; i >= 0; i--)
+				u = u << 8 | v[i];
+			memcpy(&d, &u, 8);
+			snprintf(dec, sizeof dec, "%.15g", d);
+		} else {
+			snprintf(dec, sizeof dec, "?");
+		}
+		n += snprintf(out + n, size - (size_t)n, " %-*s", len == 4 ? 14 : 22, dec);
+	}
+	return n;
+}
+
+typedef struct grid {
+	regdef regs[MAX_REGS];
+	int n, namew, cellw, ncols, nrows;
+} grid;
+
+static void make_grid(const tkb *b, tkb_pane_kind kind, grid *g)
+{
+	g->n = reg_list(b, kind, g->regs);
+	g->namew = 0;
+	int valw = 0;
+	for (int i = 0; i < g->n; i++) {
+		int l = (int)strlen(g->regs[i].name);
+		if (l > g->namew)
+			g->namew = l;
+		int w = g->regs[i].view.len * 2;
+		if (kind == TKB_PANE_SINGLE)
+			w += 15;
+		else if (kind == TKB_PANE_DOUBLE)
+			w += 23;
+		if (w > valw)
+			valw = w;
+	}
+	g->cellw = g->namew + 1 + valw + 2;
+	g->ncols = (COLS + 2) / g->cellw;
+	if (g->ncols < 1)
+		g->ncols = 1;
+	g->nrows = (g->n + g->ncols - 1) / g->ncols;
+}
+
+/* Follow the instruction set of the position: AArch64 or AArch32 names. */
+static void update_isa(tkb *b, uint64_t pos)
+{
+	if (pos == 0 || pos > b->ninsns)
+		return;
+	tk_isa isa = tkb_model_isa(b->model, pos - 1);
+	if (isa == TK_ISA_A64)
+		b->a64 = true;
+	else if (isa == TK_ISA_A32 || isa == TK_ISA_T32)
+		b->a64 = false;
+}
+
+int tkb_regs_height(tkb *b, const tkb_pane *p)
+{
+	grid g;
+	update_isa(b, tkb_pane_pos(b, p));
+	make_grid(b, p->kind, &g);
+	return 1 + g.nrows;
+}
+
+void tkb_lock_status(const tkb *b, const tkb_pane *p, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (p->locked) {
+		tk_tpos tp;
+		if (p->lock_pos > 0) {
+			tkb_model_insn(b->model, p->lock_pos - 1, &tp);
+			snprintf(buf, size, " [locked: line %" PRIu64 ", time %" PRIu64 "]", tp.line, tp.time);
+		} else {
+			snprintf(buf, size, " [locked: start]");
+		}
+	}
+}
+
+/* Value of a register as a number (for `a`), if known and <= 8 bytes. */
+static bool reg_number(const uint8_t *v, const uint8_t *k, int len, uint64_t *out)
+{
+	uint64_t x = 0;
+	if (len > 8)
+		return false;
+	for (int i = len - 1; i >= 0; i--) {
+		if (!k[i])
+			return false;
+		x = x << 8 | v[i];
+	}
+	*out = x;
+	return true;
+}
+
+void tkb_regs_draw(tkb *b, tkb_pane *p)
+{
+	uint64_t pos = tkb_pane_pos(b, p);
+	grid g;
+	tkb_regs *now = NULL, *before = NULL;
+	char left[160], right[200] = "", lock[80];
+
+	update_isa(b, pos);
+	make_grid(b, p->kind, &g);
+	if (p->cursor >= g.n)
+		p->cursor = g.n - 1;
+	if (p->cursor < 0)
+		p->cursor = 0;
+	if (tkb_model_regs_at(b->model, pos, &now)) {
+		tkb_status_line(b, p, " Registers: cannot read the index", NULL);
+		return;
+	}
+	if (!p->locked && b->last_pos != b->pos)
+		tkb_model_regs_at(b->model, b->last_pos, &before);
+
+	tkb_lock_status(b, p, lock, sizeof lock);
+	snprintf(left, sizeof left, " %s%s", pane_title(b, p->kind), lock);
+	if (p->show_symbol && now && g.n) {
+		const regdef *r = &g.regs[p->cursor];
+		uint8_t v[16], k[16];
+		uint64_t x;
+		tkb_regs_get(now, r->view, v, k);
+		if (!reg_number(v, k, r->view.len, &x)) {
+			snprintf(right, sizeof right, "%s: not a known address ", r->name);
+		} else if (!b->cli->symtab) {
+			snprintf(right, sizeof right, "%s: no symbols (--image) ", r->name);
+		} else {
+			const tk_symbol *s = tk_symtab_containing(b->cli->symtab, x);
+			if (!s)
+				snprintf(right, sizeof right, "%s = 0x%" PRIx64 ": no symbol ", r->name, x);
+			else if (s->addr == x)
+				snprintf(right, sizeof right, "%s = 0x%" PRIx64 " = %s ", r->name, x, s->name);
+			else
+				snprintf(right, sizeof right, "%s = 0x%" PRIx64 " = %s+0x%" PRIx64 " ", r->name,
+					 x, s->name, x - s->addr);
+		}
+	}
+	tkb_status_line(b, p, left, right);
+
+	int h = p->height - 1;
+	int crow = p->cursor / g.ncols;
+	int first = (int)p->first;
+	if (crow < first)
+		first = crow;
+	if (crow >= first + h)
+		first = crow - h + 1;
+	if (first > g.nrows - h)
+		first = g.nrows - h > 0 ? g.nrows - h : 0;
+	if (first < 0)
+		first = 0;
+	p->first = (uint64_t)first;
+	bool focus = &b->panes[b->focus] == p;
+
+	for (int row = 0; row < h && first + row < g.nrows; row++) {
+		for (int col = 0; col < g.ncols; col++) {
+			int i = (first + row) * g.ncols + col;
+			if (i >= g.n)
+				break;
+			const regdef *r = &g.regs[i];
+			uint8_t v[TK_REG_MAX_BYTES], k[TK_REG_MAX_BYTES];
+			uint8_t v0[TK_REG_MAX_BYTES], k0[TK_REG_MAX_BYTES];
+			char val[96];
+			int y = p->top + 1 + row, x = col * g.cellw;
+			tkb_regs_get(now, r->view, v, k);
+			bool changed = false;
+			if (before) {
+				tkb_regs_get(before, r->view, v0, k0);
+				changed = memcmp(v, v0, r->view.len) || memcmp(k, k0, r->view.len);
+			}
+			int vl = format_value(p->kind, v, k, r->view.len, val, sizeof val);
+			int na = tkb_attr(b, focus && i == p->cursor ? TKB_A_CURSOR : TKB_A_NORMAL);
+			tkb_put(y, x, COLS, na, r->name, (int)strlen(r->name));
+			bool unknown = strstr(val, "??") != NULL;
+			int va = tkb_attr(b, changed ? TKB_A_CHANGED : unknown ? TKB_A_UNKNOWN : TKB_A_NORMAL);
+			tkb_put(y, x + g.namew + 1, COLS, va, val, vl);
+		}
+	}
+	tkb_regs_free(now);
+	tkb_regs_free(before);
+}
+
+bool tkb_lock_key(tkb *b, tkb_pane *p, int key)
+{
+	uint64_t pos;
+	switch (key) {
+	case 'l':
+		if (tkb_prompt_line_pos(b, &pos)) {
+			p->locked = true;
+			p->lock_pos = pos;
+		}
+		return true;
+	case 't':
+		if (tkb_prompt_time_pos(b, &pos)) {
+			p->locked = true;
+			p->lock_pos = pos;
+		}
+		return true;
+	case TKB_CTRL('L'):
+		if (p->locked) {
+			p->locked = false;
+			tkb_message(b, "pane unlocked: it follows the current position");
+		} else {
+			p->locked = true;
+			p->lock_pos = b->pos;
+			tkb_message(b, "pane locked to the current position");
+		}
+		return true;
+	case '<':
+		p->want = (p->want ? p->want : p->height) - 1;
+		if (p->want < 2)
+			p->want = 2;
+		return true;
+	case '>':
+		p->want = (p->want ? p->want : p->height) + 1;
+		if (p->want > LINES - 1)
+			p->want = LINES - 1;
+		return true;
+	}
+	return false;
+}
+
+bool tkb_regs_key(tkb *b, tkb_pane *p, int key)
+{
+	grid g;
+	make_grid(b, p->kind, &g);
+	switch (key) {
+	case KEY_LEFT:
+		if (p->cursor > 0)
+			p->cursor--;
+		return true;
+	case KEY_RIGHT:
+		if (p->cursor + 1 < g.n)
+			p->cursor++;
+		return true;
+	case KEY_UP:
+		if (p->cursor >= g.ncols)
+			p->cursor -= g.ncols;
+		return true;
+	case KEY_DOWN:
+		if (p->cursor + g.ncols < g.n)
+			p->cursor += g.ncols;
+		return true;
+	case '\r':
+	case '\n':
+	case KEY_ENTER: {
+		uint64_t pos = tkb_pane_pos(b, p);
+		if (g.n)
+			tkb_prev_write_reg(b, g.regs[p->cursor].view, pos ? pos - 1 : 0);
+		return true;
+	}
+	case 'a':
+		p->show_symbol = !p->show_symbol;
+		return true;
+	}
+	return tkb_lock_key(b, p, key);
+}
+#endif

@@ -1,0 +1,97 @@
+/* tracekit browse: the trace file's text, by byte offset (see tfile.h). */
+#include "tfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracekit/error.h"
+
+int tkb_file_open(tkb_file *f, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	f->data = NULL;
+	f->size = 0;
+	if (fd < 0)
+		return TK_ERR_OPEN;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return TK_ERR_IO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return TK_ERR_ISDIR;
+	}
+	if (st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return TK_ERR_IO;
+		}
+		f->data = p;
+		f->size = (uint64_t)st.st_size;
+	}
+	close(fd);
+	return 0;
+}
+
+void tkb_file_close(tkb_file *f)
+{
+	if (f->data)
+		munmap((void *)f->data, (size_t)f->size);
+	f->data = NULL;
+	f->size = 0;
+}
+
+uint64_t tkb_line_end(const tkb_file *f, uint64_t off)
+{
+	if (off >= f->size)
+		return f->size;
+	const char *nl = memchr(f->data + off, '\n', (size_t)(f->size - off));
+	uint64_t end = nl ? (uint64_t)(nl - f->data) : f->size;
+	if (end > off && f->data[end - 1] == '\r')
+		end--;
+	return end;
+}
+
+uint64_t tkb_line_next(const tkb_file *f, uint64_t off)
+{
+	if (off >= f->size)
+		return f->size;
+	const char *nl = memchr(f->data + off, '\n', (size_t)(f->size - off));
+	return nl ? (uint64_t)(nl - f->data) + 1 : f->size;
+}
+
+uint64_t tkb_line_prev(const tkb_file *f, uint64_t off)
+{
+	if (off == 0)
+		return 0;
+	if (off > f->size)
+		off = f->size;
+	off--;			/* the previous line's newline (or last byte) */
+	while (off > 0 && f->data[off - 1] != '\n')
+		off--;
+	return off;
+}
+
+uint64_t tkb_count_lines(const tkb_file *f, uint64_t from, uint64_t to)
+{
+	uint64_t n = 0;
+	if (to > f->size)
+		to = f->size;
+	while (from < to) {
+		const char *nl = memchr(f->data + from, '\n', (size_t)(to - from));
+		n++;
+		if (!nl)
+			break;
+		from = (uint64_t)(nl - f->data) + 1;
+	}
+	return n;
+}

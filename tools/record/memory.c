@@ -1,0 +1,111 @@
+/* tracekit record: guest memory.
+ *
+ * Every guest range is backed by a host buffer of ours (mapped into unicorn
+ * with uc_mem_map_ptr by the caller), so the memory hooks and semihosting
+ * read guest data with a plain memory access instead of a call into the
+ * emulator.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "record.h"
+
+#define PAGE 0x1000ull
+
+int rec_mem_add(rec_mem *m, uint64_t base, uint64_t size)
+{
+	if (size == 0)
+		return 0;
+	uint64_t lo = base & ~(PAGE - 1);
+	uint64_t hi = (base + size + PAGE - 1) & ~(PAGE - 1);
+	if (hi <= lo)
+		return -1;
+	/* Absorb every range that overlaps or touches [lo, hi). */
+	for (int i = 0; i < m->n;) {
+		rec_region *r = &m->r[i];
+		if (r->base <= hi && lo <= r->base + r->size) {
+			if (r->base < lo)
+				lo = r->base;
+			if (r->base + r->size > hi)
+				hi = r->base + r->size;
+			m->r[i] = m->r[--m->n];
+		} else {
+			i++;
+		}
+	}
+	if (m->n == REC_MAX_REGIONS)
+		return -1;
+	m->r[m->n].base = lo;
+	m->r[m->n].size = hi - lo;
+	m->r[m->n].host = NULL;
+	m->n++;
+	return 0;
+}
+
+static int by_base(const void *a, const void *b)
+{
+	const rec_region *x = a, *y = b;
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+int rec_mem_alloc(rec_mem *m)
+{
+	qsort(m->r, (size_t)m->n, sizeof m->r[0], by_base);
+	for (int i = 0; i < m->n; i++) {
+		void *p = mmap(NULL, m->r[i].size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return -1;
+		m->r[i].host = p;
+	}
+	m->last = 0;
+	return 0;
+}
+
+void rec_mem_free(rec_mem *m)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->r[i].host)
+			munmap(m->r[i].host, m->r[i].size);
+	m->n = 0;
+}
+
+int rec_mem_read(rec_mem *m, uint64_t addr, void *buf, size_t len)
+{
+	unsigned char *b = buf;
+	while (len) {
+		/* One byte at a time only across region boundaries. */
+		unsigned char *p = rec_mem_ptr(m, addr, len);
+		if (p) {
+			memcpy(b, p, len);
+			return 0;
+		}
+		p = rec_mem_ptr(m, addr, 1);
+		if (!p)
+			return -1;
+		*b++ = *p;
+		addr++;
+		len--;
+	}
+	return 0;
+}
+
+int rec_mem_write(rec_mem *m, uint64_t addr, const void *buf, size_t len)
+{
+	const unsigned char *b = buf;
+	while (len) {
+		unsigned char *p = rec_mem_ptr(m, addr, len);
+		if (p) {
+			memcpy(p, b, len);
+			return 0;
+		}
+		p = rec_mem_ptr(m, addr, 1);
+		if (!p)
+			return -1;
+		*p = *b++;
+		addr++;
+		len--;
+	}
+	return 0;
+}
