@@ -119,6 +119,8 @@ static int end_block(ixb *b)
 {
 	if (!b->blk_n)
 		return 0;
+	if (b->loglen > UINT32_MAX || b->cklen > UINT32_MAX)
+		return TK_ERR_UNSUPPORTED;	/* > 4 GB of register lines in 512 instructions */
 	int err = tk_ixw_write(b->w, b->posbuf, b->poslen);
 	if (!err)
 		err = tk_ixw_write(b->w, b->ck, b->cklen);
@@ -305,45 +307,6 @@ static void progress(ixb *b, uint64_t done, uint64_t total)
 	pthread_mutex_unlock(&tk_idx_cb_lock);
 }
 
-/* ---- the call tree section ---- */
-
-static void put_tpos(uint8_t *p, size_t *n, const tk_tpos *t, tk_tpos *prev)
-{
-	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->insn - prev->insn)));
-	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->line - prev->line)));
-	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->offset - prev->offset)));
-	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->time - prev->time)));
-	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->pc - prev->pc)));
-	*prev = *t;
-}
-
-static int write_calls(ixb *b, const tk_calltree *t)
-{
-	int err = tk_ixw_begin(b->w, TK_SEC_CALLS);
-	if (err)
-		return err;
-	uint8_t buf[4 * 5 * 10 + 5 * 10 + 8];
-	size_t n = tk_putv(buf, t->count);
-	if ((err = tk_ixw_write(b->w, buf, n)))
-		return err;
-	tk_tpos prev[4] = {{0}};
-	for (uint32_t i = 0; i < t->count && !err; i++) {
-		const tk_call *c = &t->calls[i];
-		n = 0;
-		put_tpos(buf, &n, &c->call, &prev[0]);
-		put_tpos(buf, &n, &c->entry, &prev[1]);
-		put_tpos(buf, &n, &c->exit, &prev[2]);
-		put_tpos(buf, &n, &c->resume, &prev[3]);
-		/* links as distances: parent before, children and siblings after */
-		n += tk_putv(buf + n, c->parent == TK_CALL_NONE ? 0 : (uint64_t)i - c->parent);
-		n += tk_putv(buf + n, c->first_child == TK_CALL_NONE ? 0 : (uint64_t)c->first_child - i);
-		n += tk_putv(buf + n, c->next_sibling == TK_CALL_NONE ? 0 : (uint64_t)c->next_sibling - i);
-		n += tk_putv(buf + n, c->depth);
-		err = tk_ixw_write(b->w, buf, n);
-	}
-	return err ? err : tk_ixw_end(b->w);
-}
-
 /* ---- the driver ---- */
 
 static uint64_t now_ms(void)
@@ -464,9 +427,15 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 		goto out;
 	uint64_t touched, known;
 	tk_ixmem_stats(b->mem, &touched, &known);
+	if (opts->log) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "memory: %llu event records, %llu bytes touched",
+			 (unsigned long long)tk_ixmem_records(b->mem), (unsigned long long)touched);
+		log_msg(opts, TK_INDEX_LOG_DETAIL, msg);
+	}
 	if ((err = tk_ixmem_write(b->mem, w)))
 		goto out;
-	if ((err = tk_calls_finish(b->calls, &tree)) || (err = write_calls(b, tree)))
+	if ((err = tk_calls_finish(b->calls, &tree)) || (err = tk_idx_calls_write(w, tree)))
 		goto out;
 
 	uint8_t hdr[TK_IDX_HEADER_SIZE];

@@ -50,6 +50,9 @@ int tk_ixmem_unknown(tk_ixmem *m, uint64_t pos, uint64_t addr, uint64_t len);
 /* Current contents of [addr, addr + n): true if every byte is known. */
 bool tk_ixmem_peek(tk_ixmem *m, uint64_t addr, unsigned n, uint8_t *out);
 
+/* Event records so far. */
+uint64_t tk_ixmem_records(const tk_ixmem *m);
+
 /* Statistics over the whole image. */
 void tk_ixmem_stats(const tk_ixmem *m, uint64_t *touched, uint64_t *known);
 

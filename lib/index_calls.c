@@ -9,7 +9,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "index_impl.h"
+#include "index_write.h"
+
+/* ---- writing (the builder) ---- */
+
+static void put_tpos(uint8_t *p, size_t *n, const tk_tpos *t, tk_tpos *prev)
+{
+	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->insn - prev->insn)));
+	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->line - prev->line)));
+	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->offset - prev->offset)));
+	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->time - prev->time)));
+	*n += tk_putv(p + *n, tk_zigzag((int64_t)(t->pc - prev->pc)));
+	*prev = *t;
+}
+
+int tk_idx_calls_write(tk_ixw *w, const tk_calltree *t)
+{
+	int err = tk_ixw_begin(w, TK_SEC_CALLS);
+	if (err)
+		return err;
+	uint8_t buf[4 * 5 * 10 + 5 * 10 + 8];
+	size_t n = tk_putv(buf, t->count);
+	if ((err = tk_ixw_write(w, buf, n)))
+		return err;
+	tk_tpos prev[4] = {{0}};
+	for (uint32_t i = 0; i < t->count && !err; i++) {
+		const tk_call *c = &t->calls[i];
+		n = 0;
+		put_tpos(buf, &n, &c->call, &prev[0]);
+		put_tpos(buf, &n, &c->entry, &prev[1]);
+		put_tpos(buf, &n, &c->exit, &prev[2]);
+		put_tpos(buf, &n, &c->resume, &prev[3]);
+		/* links as distances: parent before, children and siblings after */
+		n += tk_putv(buf + n, c->parent == TK_CALL_NONE ? 0 : (uint64_t)i - c->parent);
+		n += tk_putv(buf + n, c->first_child == TK_CALL_NONE ? 0 : (uint64_t)c->first_child - i);
+		n += tk_putv(buf + n, c->next_sibling == TK_CALL_NONE ? 0 : (uint64_t)c->next_sibling - i);
+		n += tk_putv(buf + n, c->depth);
+		err = tk_ixw_write(w, buf, n);
+	}
+	return err ? err : tk_ixw_end(w);
+}
+
+/* ---- reading ---- */
 
 static void get_tpos(tk_rd *r, tk_tpos *t, tk_tpos *prev)
 {

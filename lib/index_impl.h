@@ -217,8 +217,19 @@ static inline const uint8_t *tk_rdn(tk_rd *r, size_t n)
 	return q;
 }
 
-/* The file checksum: a 64-bit hash over 32-byte stripes (index_hash.c). */
+/* The file checksum: a 64-bit hash over 32-byte stripes (index_hash.c),
+ * in one go or in pieces. */
 uint64_t tk_idx_hash(const uint8_t *p, size_t n);
+
+typedef struct tk_hasher {
+	uint64_t a, b, c, d, total;
+	uint8_t buf[32];
+	size_t nbuf;
+} tk_hasher;
+
+void tk_hasher_init(tk_hasher *h);
+void tk_hasher_update(tk_hasher *h, const uint8_t *p, size_t n);
+uint64_t tk_hasher_final(const tk_hasher *h);
 
 /* Bloom probes for a pc. */
 static inline void tk_bloom_bits(uint64_t pc, unsigned *a, unsigned *b)

@@ -329,6 +329,11 @@ bool tk_ixmem_peek(tk_ixmem *m, uint64_t addr, unsigned n, uint8_t *out)
 	return true;
 }
 
+uint64_t tk_ixmem_records(const tk_ixmem *m)
+{
+	return m->runs.spilled + m->runs.len;
+}
+
 void tk_ixmem_stats(const tk_ixmem *m, uint64_t *touched, uint64_t *known)
 {
 	uint64_t t = 0, k = 0;

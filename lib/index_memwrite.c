@@ -17,8 +17,13 @@
 
 #include "index_build.h"
 
-#define RUN_RECORDS (1u << 19)	/* 512 K records (24 MB) per run */
-#define MERGE_BUF 4096		/* records buffered per run while merging */
+#ifdef TK_IDX_SMALL_BUFFERS	/* tests: many runs, many refills */
+#define RUN_RECORDS 1000u
+#define MERGE_MEM 4096u
+#else
+#define RUN_RECORDS (1u << 17)	/* 128 K records (6 MB) per run */
+#define MERGE_MEM (16u << 20)	/* read buffers of all runs while merging */
+#endif
 
 static int cmp_mrec(const void *pa, const void *pb)
 {
@@ -32,9 +37,56 @@ static int cmp_mrec(const void *pa, const void *pb)
 	return (int)a->off - (int)b->off;
 }
 
+/* Sort in place (qsort would allocate a copy of the whole run): quicksort
+ * with a median-of-three pivot, insertion sort for short ranges, recursion
+ * on the smaller side only. */
+static void swap_rec(tk_mrec *a, tk_mrec *b)
+{
+	tk_mrec t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void sort_recs(tk_mrec *v, size_t n)
+{
+	while (n > 16) {
+		tk_mrec *a = v, *m = v + n / 2, *z = v + n - 1;
+		if (cmp_mrec(m, a) < 0) swap_rec(m, a);
+		if (cmp_mrec(z, a) < 0) swap_rec(z, a);
+		if (cmp_mrec(z, m) < 0) swap_rec(z, m);
+		tk_mrec pivot = *m;
+		size_t i = 0, j = n - 1;
+		for (;;) {
+			while (cmp_mrec(&v[i], &pivot) < 0)
+				i++;
+			while (cmp_mrec(&pivot, &v[j]) < 0)
+				j--;
+			if (i >= j)
+				break;
+			swap_rec(&v[i++], &v[j--]);
+		}
+		/* [0, j] <= pivot <= [j + 1, n) */
+		if (j + 1 < n - j - 1) {
+			sort_recs(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_recs(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		tk_mrec x = v[i];
+		size_t k = i;
+		for (; k && cmp_mrec(&x, &v[k - 1]) < 0; k--)
+			v[k] = v[k - 1];
+		v[k] = x;
+	}
+}
+
 static int spill_run(tk_mruns *r)
 {
-	qsort(r->buf, r->len, sizeof *r->buf, cmp_mrec);
+	sort_recs(r->buf, r->len);
 	if (!r->spill && !(r->spill = tmpfile()))
 		return TK_ERR_IO;
 	uint64_t *ro = realloc(r->run_off, (r->nruns + 2) * sizeof *ro);
@@ -188,9 +240,9 @@ typedef struct runrd {
 	size_t len, i;
 } runrd;
 
-static int run_fill(FILE *fp, runrd *rr)
+static int run_fill(FILE *fp, runrd *rr, size_t cap)
 {
-	size_t n = rr->end - rr->next < MERGE_BUF ? (size_t)(rr->end - rr->next) : MERGE_BUF;
+	size_t n = rr->end - rr->next < cap ? (size_t)(rr->end - rr->next) : cap;
 	rr->i = rr->len = 0;
 	if (!n)
 		return 0;
@@ -213,15 +265,19 @@ static int merge_runs(tk_mruns *r, pagew *p)
 		goto out;
 	}
 	size_t hn = 0;
+	/* The read buffers share a fixed budget, however many runs. */
+	size_t cap = MERGE_MEM / sizeof(tk_mrec) / (n ? n : 1);
+	if (cap < 16)
+		cap = 16;
 	for (size_t i = 0; i < n && !err; i++) {
 		rd[i].next = r->run_off[i];
 		rd[i].end = r->run_off[i + 1];
-		rd[i].buf = malloc(MERGE_BUF * sizeof(tk_mrec));
+		rd[i].buf = malloc(cap * sizeof(tk_mrec));
 		if (!rd[i].buf) {
 			err = TK_ERR_NOMEM;
 			break;
 		}
-		err = run_fill(r->spill, &rd[i]);
+		err = run_fill(r->spill, &rd[i], cap);
 		if (!err && rd[i].len)
 			heap[hn++] = i;
 	}
@@ -244,7 +300,7 @@ static int merge_runs(tk_mruns *r, pagew *p)
 		if (err)
 			break;
 		if (++top->i == top->len) {
-			err = run_fill(r->spill, top);
+			err = run_fill(r->spill, top, cap);
 			if (!err && !top->len)
 				heap[0] = heap[--hn];
 		}
@@ -277,8 +333,7 @@ int tk_mruns_write(tk_mruns *r, tk_ixw *w)
 	int err = tk_ixw_begin(w, TK_SEC_MEMDATA);
 	if (!err) {
 		if (!r->spill) {
-			if (r->len)
-				qsort(r->buf, r->len, sizeof *r->buf, cmp_mrec);
+			sort_recs(r->buf, r->len);
 			for (size_t i = 0; i < r->len && !err; i++)
 				err = page_event(p, &r->buf[i]);
 		} else {

@@ -12,7 +12,11 @@
 #include "index_write.h"
 
 #define OBUF_SIZE (1u << 20)
+#ifdef TK_IDX_SMALL_BUFFERS	/* tests: exercise the spill files */
+#define SPILL_MEM_LIMIT 4096u
+#else
 #define SPILL_MEM_LIMIT (8u << 20)
+#endif
 
 struct tk_ixw {
 	int fd;
@@ -224,6 +228,27 @@ int tk_ixw_end(tk_ixw *w)
 	return 0;
 }
 
+/* Checksum bytes [off, off + len) of the file, read back through the
+ * output buffer (not mapped: the pages would count as our memory). */
+static int hash_back(tk_ixw *w, uint64_t off, uint64_t len, uint64_t *sum)
+{
+	tk_hasher h;
+	tk_hasher_init(&h);
+	while (len) {
+		size_t k = len < OBUF_SIZE ? (size_t)len : OBUF_SIZE;
+		ssize_t r = pread(w->fd, w->buf, k, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return TK_ERR_IO;
+		tk_hasher_update(&h, w->buf, (size_t)r);
+		off += (uint64_t)r;
+		len -= (uint64_t)r;
+	}
+	*sum = tk_hasher_final(&h);
+	return 0;
+}
+
 /* Six characters from [a-z0-9], different per process, call and try. */
 static void unique_suffix(char *out, int tries)
 {
@@ -251,23 +276,20 @@ int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out)
 		err = TK_ERR_IO;
 		goto fail;
 	}
-	uint8_t *map = mmap(NULL, size, PROT_READ, MAP_SHARED, w->fd, 0);
-	if (map == MAP_FAILED) {
-		err = TK_ERR_IO;
-		goto fail;
-	}
 	tk_put64(hdr + TK_H_FILESIZE, size);
 	tk_put32(hdr + TK_H_HSIZE, TK_IDX_HEADER_SIZE);
 	tk_put32(hdr + TK_H_NSECT, w->nsect);
 	for (unsigned i = 0; i < w->nsect; i++) {
 		uint8_t *e = hdr + TK_IDX_SECTAB_OFF + i * TK_IDX_SECT_SIZE;
+		uint64_t sum;
 		tk_put32(e, w->sect[i].id);
 		tk_put32(e + 4, 0);
 		tk_put64(e + 8, w->sect[i].off);
 		tk_put64(e + 16, w->sect[i].len);
-		tk_put64(e + 24, tk_idx_hash(map + w->sect[i].off, w->sect[i].len));
+		if ((err = hash_back(w, w->sect[i].off, w->sect[i].len, &sum)))
+			goto fail;
+		tk_put64(e + 24, sum);
 	}
-	munmap(map, size);
 	tk_put32(hdr + TK_H_FLAGS, tk_get32(hdr + TK_H_FLAGS) | TK_HF_COMPLETE);
 	tk_put64(hdr + TK_IDX_HCSUM_OFF, tk_idx_hash(hdr, TK_IDX_HCSUM_OFF));
 	if (pwrite(w->fd, hdr, TK_IDX_HEADER_SIZE, 0) != TK_IDX_HEADER_SIZE) {

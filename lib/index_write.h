@@ -48,6 +48,9 @@ int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out);
 /* Remove the temporary file and free the writer. */
 void tk_ixw_abort(tk_ixw *w);
 
+/* Write the CALLS section (index_calls.c). */
+int tk_idx_calls_write(tk_ixw *w, const tk_calltree *t);
+
 typedef struct tk_spill {
 	uint8_t *buf;
 	size_t len, cap;

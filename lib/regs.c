@@ -3,6 +3,7 @@
  * Lookup is hand-written (a switch on the first letter, then a number) since
  * it runs for every register line of a trace.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "tracekit/error.h"
@@ -222,30 +223,33 @@ int tk_reg_lookup(const char *name, size_t len, unsigned content_bytes,
 	view->offset = 0;
 	view->len = 0;
 
-	/* "V0<127:64>": a bit range of the register. */
-	const char *lt = memchr(name, '<', len);
-	if (lt) {
-		if (name[len - 1] != '>')
+	/* One pass: lower-case the name, find a bit range ("V0<127:64>") and
+	 * a banked suffix ("r13_svc", "SP_EL3", "r13_main_s", "MSP_S"). */
+	size_t base_len = 0, n = 0;
+	bool us = false;
+	for (; n < len; n++) {
+		char c = name[n];
+		if (c == '<') {
+			if (name[len - 1] != '>')
+				return TK_ERR_NOTFOUND;
+			range = name + n + 1;
+			range_len = len - n - 2;
+			break;
+		}
+		if (n >= sizeof low)
 			return TK_ERR_NOTFOUND;
-		range = lt + 1;
-		range_len = (size_t)(name + len - 1 - range);
-		len = (size_t)(lt - name);
+		low[n] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+		if (c == '_' && !us) {
+			us = true;
+			base_len = n;
+		}
 	}
-	if (len == 0 || len >= sizeof low)
-		return TK_ERR_NOTFOUND;
-	for (size_t i = 0; i < len; i++) {
-		char c = name[i];
-		low[i] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
-	}
-
-	/* A banked copy: "r13_svc", "SP_EL3", "r13_main_s", "MSP_S". */
-	size_t base_len = len;
-	const char *us = memchr(low, '_', len);
-	if (us)
-		base_len = (size_t)(us - low);
+	len = n;
+	if (!us)
+		base_len = len;
 	if (base_len == 0)
 		return TK_ERR_NOTFOUND;
-	const char *suffix = us ? us + 1 : low + len;
+	const char *suffix = us ? low + base_len + 1 : low + len;
 	size_t suffix_len = (size_t)(low + len - suffix);
 
 	tk_reg_view v;

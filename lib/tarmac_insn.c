@@ -65,6 +65,13 @@ static bool address(tk_lex *l, uint64_t *pc)
 	return true;
 }
 
+/* Is the next token a state letter, ':' or the end of the line? */
+static bool state_follows(tk_lex *l)
+{
+	tk_tok t = tk_lex_peek(l);
+	return t.n == 0 || tk_tok_is(t, ':') || state_isa(t) != TK_ISA_UNKNOWN;
+}
+
 typedef struct encoding {
 	tk_tok tok;		/* as written */
 	uint32_t value;
@@ -111,33 +118,28 @@ int tk_tarmac_insn(tk_tarmac_parser *p, tk_lex *l, tk_tok type)
 		if (!tk_lex_punct(l, ')'))
 			return tk_tarmac_fail(p, "ES line: expected ')' after the encoding");
 	} else if (tk_lex_punct(l, '(')) {
+		/* "(index) address encoding" if an address and an encoding
+		 * follow the ')'; else "(address) encoding", but only if a state
+		 * letter comes next (so garbage is not taken for it). */
 		tk_tok a = tk_lex_next(l);
-		bool serial = tk_lex_punct(l, ':');
+		bool serial = tk_lex_punct(l, ':');	/* "(address:serial)" */
 		if (serial)
 			tk_lex_next(l);
 		if (!tk_lex_punct(l, ')'))
 			return tk_tarmac_fail(p, "instruction line: '(' without ')'");
-		/* "(index) address encoding" or "(address) encoding"?  The
-		 * second only if a state letter follows the encoding. */
 		const char *save = l->p;
 		bool addr_ok = address(l, &pc);
-		if (!(addr_ok && (enc_ok = read_encoding(l, &enc)))) {
-			encoding enc1 = enc;
+		enc_ok = addr_ok && read_encoding(l, &enc);
+		if (!enc_ok && !serial && tk_tok_addr(a, &pc)) {
+			encoding enc2;
 			l->p = save;
-			if (!serial && tk_tok_addr(a, &pc) && (enc_ok = read_encoding(l, &enc))) {
-				const char *after = l->p;
-				tk_tok st = tk_lex_next(l);
-				l->p = after;
-				if (state_isa(st) == TK_ISA_UNKNOWN && !tk_tok_is(st, ':') && st.n && addr_ok)
-					return tk_tarmac_fail_tok(p, "instruction line: encoding", enc1.tok,
-								  "is not 4 or 8 hex digits");
-			} else if (addr_ok) {
-				return tk_tarmac_fail_tok(p, "instruction line: encoding", enc1.tok,
-							  "is not 4 or 8 hex digits");
-			} else {
-				return tk_tarmac_fail(p, "instruction line: expected an address and an encoding");
+			if (read_encoding(l, &enc2) && state_follows(l)) {
+				enc = enc2;
+				enc_ok = true;
 			}
 		}
+		if (!enc_ok && !addr_ok)
+			return tk_tarmac_fail(p, "instruction line: expected an address and an encoding");
 	} else {
 		tk_lex_ws(l);
 		tk_tok a = tk_lex_peek(l);

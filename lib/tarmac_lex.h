@@ -63,8 +63,10 @@ static inline int tk_hexval(unsigned char c)
 
 static inline void tk_lex_ws(tk_lex *l)
 {
-	while (l->p < l->end && tk_is_space((unsigned char)*l->p))
-		l->p++;
+	const char *q = l->p, *end = l->end;
+	while (q < end && tk_is_space((unsigned char)*q))
+		q++;
+	l->p = q;
 }
 
 static inline bool tk_lex_eol(tk_lex *l)
@@ -76,19 +78,22 @@ static inline bool tk_lex_eol(tk_lex *l)
 /* Read the next token (word or one punctuation character). */
 static inline tk_tok tk_lex_next(tk_lex *l)
 {
+	const char *q = l->p, *end = l->end;
+	while (q < end && tk_is_space((unsigned char)*q))
+		q++;
 	tk_tok t;
-	tk_lex_ws(l);
-	t.s = l->p;
-	if (l->p < l->end) {
-		if (tk_is_word((unsigned char)*l->p)) {
+	t.s = q;
+	if (q < end) {
+		if (tk_is_word((unsigned char)*q)) {
 			do
-				l->p++;
-			while (l->p < l->end && tk_is_word((unsigned char)*l->p));
+				q++;
+			while (q < end && tk_is_word((unsigned char)*q));
 		} else {
-			l->p++;
+			q++;
 		}
 	}
-	t.n = (size_t)(l->p - t.s);
+	t.n = (size_t)(q - t.s);
+	l->p = q;
 	return t;
 }
 

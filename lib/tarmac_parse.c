@@ -85,6 +85,46 @@ static bool is_unit(tk_tok t)
 	return false;
 }
 
+static bool is_cpu(tk_tok t)
+{
+	if (t.n <= 3 || t.n >= 12 || t.s[0] != 'c' || t.s[1] != 'p' || t.s[2] != 'u')
+		return false;
+	for (size_t i = 3; i < t.n; i++)
+		if (!tk_is_digit((unsigned char)t.s[i]))
+			return false;
+	return true;
+}
+
+/* A type word this parser interprets (not just keeps as text)? */
+static bool is_type(tk_tok t)
+{
+	tk_memtype mt;
+	if (t.n == 1)
+		return t.s[0] == 'R';
+	if (t.n == 2 && (TK_TOK_EQ(t, "IT") || TK_TOK_EQ(t, "IS") || TK_TOK_EQ(t, "ES") ||
+			 TK_TOK_EQ(t, "LD") || TK_TOK_EQ(t, "ST")))
+		return true;
+	return t.n && (t.s[0] == 'M' || t.s[0] == 'R' || t.s[0] == 'W') && tk_tarmac_memtype(t, &mt);
+}
+
+/* The word after a timestamp: a unit?  The usual ones always are; any other
+ * word of letters is, when what follows is a type word or a cpu token
+ * ("100 sec R r0 0"), since "12 CADI E ..." must stay a CADI line. */
+static bool unit_after_timestamp(tk_lex *l, tk_tok t)
+{
+	if (is_unit(t))
+		return true;
+	if (t.n == 0 || t.n > 16 || is_type(t) || is_cpu(t))
+		return false;
+	for (size_t i = 0; i < t.n; i++)
+		if (!tk_is_alpha((unsigned char)t.s[i]))
+			return false;
+	const char *save = l->p;
+	tk_tok u = tk_lex_next(l);
+	l->p = save;
+	return is_type(u) || is_cpu(u);
+}
+
 /*
  * A timestamp word: decimal digits, an optional fraction (".356000"), an
  * optional unit glued on ("271ns").  A fractional timestamp is stored as
@@ -226,7 +266,7 @@ int tk_tarmac_parse_line(tk_tarmac_parser *p, const char *line, size_t len,
 		p->time = fast;
 		p->cpu = 0;
 		t = tk_lex_next(&l);
-		if (is_unit(t))
+		if (unit_after_timestamp(&l, t))
 			t = tk_lex_next(&l);
 	} else if ((t = tk_lex_next(&l)).n && tk_is_digit((unsigned char)t.s[0])) {
 		uint64_t ts = 0;
@@ -236,21 +276,18 @@ int tk_tarmac_parse_line(tk_tarmac_parser *p, const char *line, size_t len,
 			p->time = ts;
 			p->cpu = 0;
 			t = tk_lex_next(&l);
-			if (!glued && is_unit(t))
+			if (!glued && unit_after_timestamp(&l, t))
 				t = tk_lex_next(&l);
 			rc = 0;
 		}
 	}
 	if (rc == 0) {
-		if (t.n > 3 && t.n < 12 && t.s[0] == 'c' && t.s[1] == 'p' && t.s[2] == 'u') {
+		if (t.n > 3 && t.s[0] == 'c' && is_cpu(t)) {
 			uint32_t n = 0;
-			size_t i = 3;
-			while (i < t.n && tk_is_digit((unsigned char)t.s[i]))
-				n = n * 10 + (uint32_t)(t.s[i++] - '0');
-			if (i == t.n) {
-				p->cpu = n;
-				t = tk_lex_next(&l);
-			}
+			for (size_t i = 3; i < t.n; i++)
+				n = n * 10 + (uint32_t)(t.s[i] - '0');
+			p->cpu = n;
+			t = tk_lex_next(&l);
 		}
 		if (t.n == 0)
 			return 0;	/* only a timestamp */

@@ -86,6 +86,8 @@ static int refill(tarmac_source *ts)
 			if (rc == TK_ERR_IO)
 				tk_source_report(s, TK_DIAG_ERROR, ts->lineno + 1, "read error: %s",
 						 strerror(ts->lr.read_errno));
+			else if (rc < 0)
+				tk_source_report(s, TK_DIAG_ERROR, ts->lineno + 1, "%s", tk_strerror(rc));
 			return rc;
 		}
 		ts->lineno++;

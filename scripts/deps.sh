@@ -12,6 +12,7 @@ PKGS=(
   libunicorn-dev                    # tracekit record
   zlib1g-dev libzstd-dev            # compressed input
   tmux time                         # browser tests, benchmarks
+  gtkwave                           # vcd2fst: checks that VCD output loads
   gcc-arm-none-eabi libnewlib-arm-none-eabi   # test programs (A32/T32/M)
   gcc-aarch64-linux-gnu             # test programs (A64)
 )

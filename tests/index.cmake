@@ -16,6 +16,23 @@ foreach(case regs mem semihost indextest quicksort consistency synthetic)
            COMMAND test_index ${case} ${CMAKE_SOURCE_DIR}/tests/index ${TK_TRACES} ${TK_INDEX_WORK})
 endforeach()
 
+# The same tests with tiny buffers, so that every spill to a temporary file
+# and the merge of many sorted runs are exercised.
+file(GLOB TK_INDEX_LIB_SOURCES ${CMAKE_SOURCE_DIR}/lib/*.c)
+add_executable(test_index_smallbuf ${CMAKE_SOURCE_DIR}/tests/index/test_index.c ${TK_INDEX_LIB_SOURCES})
+target_compile_definitions(test_index_smallbuf PRIVATE TK_IDX_SMALL_BUFFERS=1)
+target_include_directories(test_index_smallbuf PRIVATE ${CMAKE_SOURCE_DIR}/lib ${CMAKE_SOURCE_DIR}/include)
+target_link_libraries(test_index_smallbuf PRIVATE PkgConfig::LIBELF m pthread)
+if(ZLIB_FOUND)
+  target_link_libraries(test_index_smallbuf PRIVATE ZLIB::ZLIB)
+  target_compile_definitions(test_index_smallbuf PRIVATE TK_HAVE_ZLIB=1)
+endif()
+foreach(case mem semihost quicksort consistency synthetic)
+  add_test(NAME index.smallbuf.${case}
+           COMMAND test_index_smallbuf ${case} ${CMAKE_SOURCE_DIR}/tests/index ${TK_TRACES} ${TK_INDEX_WORK}/smallbuf)
+endforeach()
+file(MAKE_DIRECTORY ${TK_INDEX_WORK}/smallbuf)
+
 # A trace big enough to be read on a second thread while indexing.
 add_test(NAME index.consistency-big
          COMMAND sh -c "'${TK_SHARED_DIR}/bench/make-big-trace' 12 > '${TK_INDEX_WORK}/big.tarmac' && '$<TARGET_FILE:test_index>' consistency-big '${CMAKE_SOURCE_DIR}/tests/index' '${TK_INDEX_WORK}' '${TK_INDEX_WORK}'")

@@ -112,6 +112,8 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 		opts[n++] = spec->extra[i];
 
 	const char *shortopts = (spec->flags & TK_CLI_OUTPUT) ? "+:vqo:h" : "+:vqh";
+	if (!(spec->flags & TK_CLI_IN_ORDER))
+		shortopts++;	/* GNU order: options may come after TRACE */
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -419,6 +421,17 @@ int tk_cli_close_output(tk_cli *cli, FILE *fp)
 	free(tmp_output_name);
 	tmp_output_name = NULL;
 	return rc;
+}
+
+void tk_cli_discard_output(tk_cli *cli, FILE *fp)
+{
+	if (fp == stdout || !fp)
+		return;
+	fclose(fp);
+	if (tmp_output_name)
+		unlink(tmp_output_name);
+	free(tmp_output_name);
+	tmp_output_name = NULL;
 }
 
 /* ---- call tree ------------------------------------------------------------ */

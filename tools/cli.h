@@ -33,6 +33,8 @@ enum {
 	TK_CLI_OUTPUT = 1 << 2,	 /* -o FILE / --output=FILE */
 	TK_CLI_IMAGE = 1 << 3,	 /* --image, --load-offset */
 	TK_CLI_STDIN = 1 << 4,	 /* TRACE may be omitted: read standard input */
+	TK_CLI_IN_ORDER = 1 << 5, /* options stop at the first non-option
+				  * (default: options may follow TRACE) */
 };
 
 typedef struct tk_cli tk_cli;
@@ -107,6 +109,9 @@ void tk_cli_close_trace(tk_cli *cli, tk_source *src);
  * run never leaves a half-written output. */
 FILE *tk_cli_open_output(tk_cli *cli);
 int tk_cli_close_output(tk_cli *cli, FILE *fp);
+/* Abandon an output opened by tk_cli_open_output (after an error): the
+ * temporary file is removed and FILE is left as it was. */
+void tk_cli_discard_output(tk_cli *cli, FILE *fp);
 
 /* Stream the whole trace through the call detector (printing
  * --debug=call_heuristics explanations to stderr).  Returns 0 or non-zero

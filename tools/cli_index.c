@@ -143,9 +143,12 @@ int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 		tk_cli_error(cli, "the index of %s is unusable (%s) and --no-index given",
 			     cli->trace, tk_strerror(rc));
 		break;
-	default:
+	case TK_ERR_IO:
 		tk_cli_error(cli, "cannot index %s: %s%s%s", cli->trace, tk_strerror(rc),
 			     errno ? ": " : "", errno ? strerror(errno) : "");
+		break;
+	default:
+		tk_cli_error(cli, "cannot index %s: %s", cli->trace, tk_strerror(rc));
 	}
 	return -1;
 }

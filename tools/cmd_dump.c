@@ -354,7 +354,13 @@ int tk_cmd_dump(int argc, char **argv)
 	tk_cli_parse(&cli, argc, argv, &spec);
 	if (tk_cli_open_index(&cli, true, &idx))
 		return TK_EXIT_FAIL;
-	int rc = cli.only_index ? TK_EXIT_OK : run(cli.args, cli.nargs);
+	int rc = TK_EXIT_OK;
+	if (!cli.only_index && !tk_index_count(idx) && strcmp(cli.args[0], "calls")) {
+		tk_cli_error(&cli, "%s: no instructions in the trace", cli.trace);
+		rc = TK_EXIT_FAIL;
+	} else if (!cli.only_index) {
+		rc = run(cli.args, cli.nargs);
+	}
 	tk_index_free(idx);
 	return rc;
 }

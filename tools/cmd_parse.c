@@ -153,13 +153,14 @@ int tk_cmd_parse(int argc, char **argv)
 		.usage = "[OPTIONS] [TRACE]",
 		.summary = "Print the events the Tarmac parser finds in every line of TRACE (or\n"
 			   "standard input), one event per line:\n"
-			   "  L12 t=53 INSN pc=0x2109f0 A64 w=4 enc=0xf94003e1 exec mode=EL3h_s \"LDR x1,[sp,#0]\"\n"
+			   "  L12 t=53 INSN pc=0x2109f0 A64 w=4 enc=0xf94003e1 exec mode=EL3h_s \"LDR      x1,[sp,#0]\"\n"
 			   "  L13 t=53 MEM R addr=0xffb80 paddr=0xffb80 size=8 bytes=b8fb0f0000000000\n"
 			   "  L14 t=53 REG x1[0:8]=00000000000ffbb8 name=X1\n"
 			   "  L15 t=53 TEXT kind=CADI \"CADI E simulation_stopped\"\n"
 			   "Register values are shown most significant byte first, memory bytes in\n"
 			   "address order; \"--\" is a byte not written, \"??\" one of unknown value.\n"
-			   "Registers tracekit does not model show as none[0:N].",
+			   "Registers tracekit does not model show as none[0:N].  Malformed lines are\n"
+			   "reported as FILE:LINE: warning: ... and printed as TEXT.",
 		.options_help = "  --count                  print only the number of lines and events\n",
 		.flags = TK_CLI_TRACE | TK_CLI_STDIN | TK_CLI_OUTPUT,
 		.min_args = 0,

@@ -531,7 +531,9 @@ oom:
 	tk_cli_error(&cli, "out of memory");
 	goto done;
 io:
-	tk_cli_error(&cli, "error writing %s", cli.output ? cli.output : "standard output");
+	/* A stream in error is reported by tk_cli_close_output(). */
+	if (!ferror(fp))
+		tk_cli_error(&cli, "error writing %s", cli.output ? cli.output : "standard output");
 done:
 	for (size_t i = 0; i < nheld; i++)
 		free(held[i].data);
@@ -539,7 +541,7 @@ done:
 	tk_vcd_free(v.w);
 	tk_cli_close_trace(&cli, src);
 	if (fp) {
-		if (status != TK_EXIT_OK && fp != stdout) {
+		if (status != TK_EXIT_OK && fp != stdout && !ferror(fp)) {
 			/* Make tk_cli_close_output() drop its temporary file. */
 			close(fileno(fp));
 			fputc('\n', fp);

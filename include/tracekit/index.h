@@ -84,8 +84,9 @@ typedef enum tk_index_mode {
 	TK_INDEX_AUTO = 0,
 	/* Always build (--force-index). */
 	TK_INDEX_FORCE,
-	/* Never build (--no-index): use the file if it is readable and of this
-	 * version even if older than the trace; fail if it is missing or bad. */
+	/* Never build (--no-index): use the file if it is valid and of this
+	 * version even if the trace changed since; fail if it is missing or
+	 * bad. */
 	TK_INDEX_NEVER,
 	/* Use the file only if AUTO would reuse it; never build.  For tools
 	 * that can stream the trace instead (TK_ERR_NOTFOUND otherwise). */
@@ -135,8 +136,9 @@ enum {
 
 /*
  * Open the index of a Tarmac trace file, building it first if opts->mode
- * says so.  The file is written under a temporary name in the index's
- * directory and renamed into place, so a crash never leaves a half index
+ * says so.  The file is written as an unnamed file (O_TMPFILE; else under
+ * a temporary name) in the index's directory, given a temporary name once
+ * complete and renamed into place, so a crash never leaves a half index
  * and concurrent builders do not corrupt each other.  If that directory is
  * not writable, the index is built into an unlinked temporary file (in
  * $TMPDIR) used for this run only (logged).  opts may be NULL (defaults).
@@ -161,7 +163,8 @@ int tk_index_open(const char *trace_path, const tk_index_opts *opts,
  * above).  The trace is identified by tk_source_path(src); its size and
  * modification time are recorded when it is a regular file.  opts may be
  * NULL; its index_path, mode and diag are not used (diagnostics go to the
- * source's own callback).
+ * source's own callback).  A large source is read on a second thread:
+ * its diagnostic callback is then called from that thread.
  * Errors: TK_ERR_IO, TK_ERR_OPEN (cannot create the file), TK_ERR_NOMEM, and
  * any error tk_source_next() returns.
  */

@@ -71,10 +71,13 @@ const char *tk_reg_name(tk_reg reg);
 /*
  * Map a register name as written in a trace to a view.
  *
- * Case-insensitive.  A banked suffix ("r13_svc", "SP_EL3", "MSP_S") is
- * recognised.  content_bytes is the size of the value written in the trace
- * (0 if unknown); it decides whether "sp" means r13 or xsp.  a64 selects the
- * AArch64 overlay for the s/d names.
+ * Case-insensitive.  A banked suffix after '_' ("r13_svc", "r13_main_s",
+ * "MSP_S") names the base register; "SP_EL0".."SP_EL3" are xsp, other
+ * banked sp ("sp_svc") r13.  content_bytes is the size of the value written
+ * in the trace (0 if unknown); it decides whether a plain "sp" means r13
+ * (up to 4 bytes) or xsp (more; with 0, a64 decides).  a64 selects the
+ * AArch64 overlay for the s/d names.  A bit range "V0<127:64>" gives that
+ * part of the register (whole bytes only).
  *
  * Returns 0 and fills *view, or TK_ERR_NOTFOUND for a register tracekit does
  * not model (view->reg is then TK_REG_NONE).

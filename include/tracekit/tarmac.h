@@ -12,8 +12,9 @@
  *
  * Timestamps.  tk_event.time is the integer timestamp.  A fractional one
  *   ("10.356000us") is stored as value * 10^6 + its first 6 fraction digits
- *   (10356000); units are accepted (glued, "271ns", or separate: clk, ns,
- *   ps, us, cs, cyc, tic, ...) and otherwise ignored.  A line without a
+ *   (10356000).  A unit may follow, glued ("271ns") or not: clk, ns, ps,
+ *   us, cs, cyc, tic... or any word of letters followed by a type word
+ *   ("100 sec R r0 0"); it is ignored.  A line without a
  *   timestamp has the time and cpu of the previous line; a line with one
  *   but without "cpuN" has cpu 0.
  * Instructions.  width is from the encoding: 4 hex digits = 2 bytes, 8 = 4.

@@ -20,6 +20,7 @@ SCREEN_FILE="$WORK/screen.txt"
 
 cleanup() {
 	tmux -L "$SOCK" kill-server >/dev/null 2>&1
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -19,6 +19,17 @@ keys n
 wait_for 'time 581  581/2044'
 keys N
 wait_for 'line 860  time 367  367/2044'
+# pc is the next instruction to run (0x803c at time 368).
+keys p
+type_text pc
+keys Enter
+wait_for 'line 864  time 368  368/2044'
+keys n
+wait_for 'time 582  582/2044'
+keys l
+type_text 860
+keys Enter
+wait_for 'line 860  time 367  367/2044'
 
 # P: backwards, with a symbol and arithmetic: quicksort+0x40 = 0x8078.
 keys P

@@ -220,6 +220,13 @@ static void timestamps(void)
 	parse("18446744073709551615 R r0 00000000");	/* UINT64_MAX */
 	CHECK(RC == 0 && NEV == 1 && EV[0].time == UINT64_MAX);
 	bad("18446744073709551616 R r0 00000000", "too large");
+	/* any unit word, when a type word follows */
+	parse("100 sec R r0 00000001");
+	CHECK(RC == 0 && NEV == 1 && EV[0].kind == TK_EV_REG && EV[0].time == 100);
+	parse("101 cycles cpu2 MR4 00001000 00000000");
+	CHECK(RC == 0 && NEV == 1 && EV[0].kind == TK_EV_MEM && EV[0].time == 101 && EV[0].cpu == 2);
+	text("102 CADI E simulation_stopped", "CADI");
+	text("103 ps SIGNAL: SIGNAL=VIRQ STATE=N", "SIGNAL");
 	parse("42 cyc");	/* a timestamp alone */
 	CHECK(RC == 0 && NEV == 0);
 	parse("");

@@ -231,13 +231,21 @@ int tk_cmd_browse(int argc, char **argv)
 		goto out;
 	}
 	if (!newterm(NULL, stdout, stdin)) {
-		tk_cli_error(&cli, "cannot use the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
+		const char *term = getenv("TERM");
+		if (term && *term)
+			tk_cli_error(&cli, "cannot use the terminal: TERM=%s is not a known terminal type", term);
+		else
+			tk_cli_error(&cli, "cannot use the terminal: TERM is not set");
 		goto out;
 	}
 	start_curses(&b);
-	while (!b.quit) {
+	/* In blocking mode getch() fails only when interrupted or when the
+	 * terminal is gone: give up after many failures in a row. */
+	for (int errors = 0; !b.quit && errors < 100;) {
 		tkb_redraw(&b);
-		tkb_key(&b, getch());
+		int key = getch();
+		errors = key == ERR ? errors + 1 : 0;
+		tkb_key(&b, key);
 	}
 	endwin();
 	rc = TK_EXIT_OK;

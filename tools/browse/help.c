@@ -19,8 +19,9 @@ static const char *const general[] = {
 	"  Return       accept",
 	"",
 	"Address expressions (m, p, P): numbers (0x hex; a leading 0 or a hex",
-	"letter also means hex), registers at the current position, ELF symbols",
-	"with --image, + - * and parentheses.  Example: sp+0x10",
+	"letter also means hex), registers at the current position (pc: the",
+	"next instruction), ELF symbols with --image, + - * and parentheses.",
+	"Example: sp+0x10",
 	"",
 	NULL
 };

@@ -158,14 +158,8 @@ int tkb_model_mem_written(const tkb_model *m, uint64_t a, uint64_t b,
 	if (a == b || b == 0)
 		return 0;
 	/* Instructions a..b-1 ran: index positions q with a-1 < q <= b-1.
-	 * From position 0 the first instruction's group counts as well. */
-	if (a == 0) {
-		int r = tk_index_mem_changes(m->idx, 0, b - 1, lo, hi, ascending, fn, ctx);
-		/* Position 0's own writes are not "after 0"; they are shown as
-		 * changed against the empty state anyway. */
-		return r;
-	}
-	return tk_index_mem_changes(m->idx, a - 1, b - 1, lo, hi, ascending, fn, ctx);
+	 * (Position 0 is never shown: the browser starts at 1.) */
+	return tk_index_mem_changes(m->idx, a ? a - 1 : 0, b - 1, lo, hi, ascending, fn, ctx);
 }
 
 uint64_t tkb_model_pc_next(const tkb_model *m, uint64_t from, uint64_t pc)

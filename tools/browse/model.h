@@ -34,8 +34,8 @@ void tkb_model_insn(const tkb_model *m, uint64_t i, tk_tpos *out);
  * instruction (*end = UINT64_MAX, the whole file, if there is none). */
 void tkb_model_block(const tkb_model *m, uint64_t i, uint64_t *start, uint64_t *end);
 
-/* The instruction whose lines contain the line (UINT64_MAX if the line
- * comes before the first instruction). */
+/* The instruction whose lines contain the line (the first one for lines
+ * before it; UINT64_MAX beyond the trace). */
 uint64_t tkb_model_insn_for_line(const tkb_model *m, uint64_t line);
 /* The first instruction at or after time t (UINT64_MAX if none). */
 uint64_t tkb_model_insn_for_time(const tkb_model *m, uint64_t t);

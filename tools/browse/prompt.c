@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "browse.h"
 #include "expr.h"
@@ -106,6 +107,13 @@ static int resolve(void *vctx, const char *name, size_t len, uint64_t *value,
 	}
 	memcpy(tmp, name, len);
 	tmp[len] = '\0';
+	if (!strcasecmp(tmp, "pc") && b->ninsns) {
+		/* As in a debugger: the next instruction to run. */
+		tk_tpos tp;
+		tkb_model_insn(b->model, ctx->pos < b->ninsns ? ctx->pos : b->ninsns - 1, &tp);
+		*value = tp.pc;
+		return 0;
+	}
 	if (tk_reg_lookup(name, len, 0, b->a64, &view) == 0 && view.len <= 8) {
 		uint8_t val[8], known[8];
 		if (tkb_model_reg(b->model, ctx->pos, view, val, known) == 0) {

@@ -78,7 +78,10 @@ static int hl_candidates(tkb *b, uint64_t *offs, int max, int want_index, tk_eve
 	if (i == TKB_NO_POS)
 		return 0;
 	tkb_model_block(b->model, i, &s, &e);
-	for (uint64_t off = s; off < e && n < max && lines < MAX_UPDATE_LINES;
+	/* Stop at the wanted line: its event points into the parser's buffers,
+	 * which the next line would overwrite. */
+	for (uint64_t off = s; off < e && n < max && lines < MAX_UPDATE_LINES &&
+			       !(want && n > want_index);
 	     off = tkb_line_next(&b->file, off), lines++) {
 		uint64_t end = tkb_line_end(&b->file, off);
 		const tk_event *evs;

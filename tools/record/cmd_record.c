@@ -455,7 +455,7 @@ static int run(struct opts *o)
 		start |= 1;
 	setup_cpu(&r, start);
 	rec_regs_init(&r.regs, profile, cpu->dregs);
-	r.cache = rec_insn_cache_new(profile == REC_PROFILE_M);
+	r.cache = rec_insn_cache_new(profile == REC_PROFILE_M, (unsigned)cpu->dregs);
 	bool console_stderr = !strcmp(o->output, "-");
 	r.sh = rec_semihost_new(o->allow_fs, o->host_time, console_stderr, o->pargv, o->pargc);
 	if (!r.cache || !r.sh) {

@@ -211,6 +211,15 @@ int rec_image_load(const char *path, rec_image *img, char *err, size_t errlen)
 		fail(err, errlen, "%s: no loadable segments", path);
 		goto out;
 	}
+	/* Some linkers leave every physical address 0: load at the virtual
+	 * addresses then. */
+	bool no_paddr = true;
+	for (int i = 0; i < img->nseg; i++)
+		if (img->seg[i].paddr != 0 || img->seg[i].vaddr == 0)
+			no_paddr = false;
+	if (no_paddr)
+		for (int i = 0; i < img->nseg; i++)
+			img->seg[i].paddr = img->seg[i].vaddr;
 	rc = 0;
 out:
 	if (elf)

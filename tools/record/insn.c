@@ -20,6 +20,7 @@
 struct rec_insn_cache {
 	rec_insn **bucket;
 	size_t nbucket, count;
+	unsigned dregs;		/* AArch32 FP D registers that exist */
 #ifdef TK_HAVE_CAPSTONE
 	csh cs[3];		/* per rec_isa */
 	bool cs_ok[3];
@@ -27,11 +28,12 @@ struct rec_insn_cache {
 #endif
 };
 
-rec_insn_cache *rec_insn_cache_new(bool m_class)
+rec_insn_cache *rec_insn_cache_new(bool m_class, unsigned dregs)
 {
 	rec_insn_cache *c = calloc(1, sizeof *c);
 	if (!c)
 		return NULL;
+	c->dregs = dregs;
 	c->nbucket = 1 << 14;
 	c->bucket = calloc(c->nbucket, sizeof *c->bucket);
 	if (!c->bucket) {
@@ -102,6 +104,7 @@ static void grow(rec_insn_cache *c)
 	c->nbucket = n;
 }
 
+#ifdef TK_HAVE_CAPSTONE
 /* "MNEMONIC operands" in the Fast Model layout: the mnemonic upper case and
  * padded to 9 columns, no space after the commas. */
 static size_t format_text(char *dst, size_t cap, const char *mnem, const char *ops)
@@ -122,6 +125,7 @@ static size_t format_text(char *dst, size_t cap, const char *mnem, const char *o
 	dst[n] = 0;
 	return n;
 }
+#endif
 
 static void add_slot(rec_insn *in, int slot)
 {
@@ -168,8 +172,7 @@ static void analyse_a64(rec_insn *in)
 		add_slot(in, A64_X0 + 30);
 		if (f0 != 31)
 			add_slot(in, A64_X0 + (int)f0);
-		if ((e & 0xFFC00000) == 0xD5000000) {
-			in->flags |= REC_INSN_SYS;
+		if ((e & 0xFFC00000) == 0xD5000000) {	/* MSR, MRS, SYS */
 			add_slot(in, A64_FPSR);
 			add_slot(in, A64_FPCR);
 		}
@@ -214,10 +217,51 @@ static void add_list(rec_insn *in, unsigned list)
 			add_r(in, n);
 }
 
+/* An AArch32 FP register an instruction may write, if the core has it. */
+static void add_d(rec_insn *in, unsigned n, unsigned dregs)
+{
+	if (n < dregs)
+		add_slot(in, A32_D0 + (int)n);
+}
+
+/* The D registers a VFP or Advanced SIMD instruction may write, from bits
+ * 27:0 of its encoding (laid out alike in A32 and T32): every register
+ * field read as a D register, as the low half of a Q register and as an S
+ * register's D register, and the ranges of VLDM/VPOP and VLD1-4. */
+static void analyse_fp32(rec_insn *in, uint32_t e, unsigned dregs)
+{
+	unsigned vd = e >> 12 & 15, vn = e >> 16 & 15, vm = e & 15;
+	unsigned d = e >> 22 & 1, n = e >> 7 & 1, m = e >> 5 & 1;
+	unsigned cand[6] = {d << 4 | vd, vd, n << 4 | vn, vn, m << 4 | vm, vm};
+	for (int i = 0; i < 6; i++) {
+		add_d(in, cand[i], dregs);
+		add_d(in, cand[i] + 1, dregs);
+	}
+	unsigned first = 0, count = 0;
+	bool p = e >> 24 & 1, u = e >> 23 & 1, w = e >> 21 & 1;
+	if ((e & 0x0E100E00) == 0x0C100A00 && ((!p && u) || (p && w))) {
+		/* VLDM, VPOP */
+		unsigned imm8 = e & 0xFF;
+		if (e & 0x100) {
+			first = d << 4 | vd;
+			count = imm8 / 2;
+		} else {
+			first = vd;
+			count = (imm8 + 2) / 2;
+		}
+	} else if ((e & 0x0F300000) == 0x04200000 || (e & 0x0F300000) == 0x09200000) {
+		first = d << 4 | vd;	/* VLD1-4: up to 4 registers, spaced by 2 */
+		count = 8;
+	}
+	for (unsigned k = 0; k < count && first + k < dregs; k++)
+		add_d(in, first + k, dregs);
+	add_slot(in, A32_FPSCR);
+}
+
 /* A32 and T32, like A64: the registers come from the fields where the
  * encodings put them (and the register lists of LDM/POP); sp, lr and the
  * PSR are always checked. */
-static void analyse_a32(rec_insn *in)
+static void analyse_a32(rec_insn *in, unsigned dregs)
 {
 	uint32_t e = in->enc;
 	if ((e >> 28) < 14) {
@@ -225,8 +269,11 @@ static void analyse_a32(rec_insn *in)
 		in->cond_arg = e >> 28;
 	}
 	if ((e & 0x0C000000) == 0x0C000000 || (e & 0xFE000000) == 0xF2000000 ||
-	    (e & 0xFF100000) == 0xF4000000)
+	    (e & 0xFF100000) == 0xF4000000) {
 		in->flags |= REC_INSN_FP;
+		if (dregs)
+			analyse_fp32(in, e, dregs);
+	}
 	add_r(in, e & 15);		/* Rm */
 	add_r(in, e >> 8 & 15);		/* Rs */
 	add_r(in, e >> 12 & 15);	/* Rd, Rt, RdLo */
@@ -243,7 +290,7 @@ static void analyse_a32(rec_insn *in)
 	add_slot(in, A32_PSR);
 }
 
-static void analyse_t32(rec_insn *in)
+static void analyse_t32(rec_insn *in, unsigned dregs)
 {
 	uint32_t e = in->enc;
 	add_slot(in, A32_SP);
@@ -277,8 +324,11 @@ static void analyse_t32(rec_insn *in)
 		in->cond_kind = REC_COND_FIELD;
 		in->cond_arg = hw1 >> 6 & 0xF;
 	}
-	if ((hw1 & 0xEC00) == 0xEC00 || (hw1 & 0xFF10) == 0xF900)
+	if ((hw1 & 0xEC00) == 0xEC00 || (hw1 & 0xFF10) == 0xF900) {
 		in->flags |= REC_INSN_FP;
+		if (dregs)
+			analyse_fp32(in, e, dregs);
+	}
 	if ((hw1 & 0xF800) == 0xF000 && (hw2 & 0xC000) == 0xC000)	/* BL, BLX */
 		in->flags |= REC_INSN_LINK;
 	add_r(in, hw1 & 15);		/* Rn */
@@ -312,7 +362,9 @@ static rec_insn *decode(rec_insn_cache *c, uint64_t addr, int isa,
 		char word[16];
 		char *w = rec_put_hex(word, enc, size == 2 ? 4 : 8, rec_hex_lower);
 		*w = 0;
-		tlen = (size_t)snprintf(text, sizeof text, "DCI      0x%s ; ? Undefined", word);
+		/* Not decoded (capstone 4 lacks the Armv8.1 atomics, say):
+		 * the raw word, as a Fast Model shows an unknown encoding. */
+		tlen = (size_t)snprintf(text, sizeof text, "DCI      0x%s", word);
 	}
 
 	char head[40], *h = head;
@@ -323,7 +375,8 @@ static rec_insn *decode(rec_insn_cache *c, uint64_t addr, int isa,
 	*h++ = ' ';
 	size_t hlen = (size_t)(h - head);
 
-	rec_insn *in = calloc(1, sizeof *in + hlen + tlen + 4);
+	/* + 8: room for rec_put_words to read whole words. */
+	rec_insn *in = calloc(1, sizeof *in + hlen + tlen + 4 + 8);
 	if (!in)
 		return NULL;
 	in->addr = addr;
@@ -341,9 +394,9 @@ static rec_insn *decode(rec_insn_cache *c, uint64_t addr, int isa,
 	if (isa == REC_ISA_A64)
 		analyse_a64(in);
 	else if (isa == REC_ISA_A32)
-		analyse_a32(in);
+		analyse_a32(in, c->dregs);
 	else
-		analyse_t32(in);
+		analyse_t32(in, c->dregs);
 	/* Registers are reported in slot order. */
 	for (int i = 1; i < in->nset; i++)
 		for (int j = i; j > 0 && in->set[j - 1] > in->set[j]; j--) {

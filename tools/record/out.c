@@ -11,11 +11,22 @@
 
 #define OUT_CAP (4u << 20)
 
-const char rec_hex_lower[16] = "0123456789abcdef";
-const char rec_hex_upper[16] = "0123456789ABCDEF";
+char rec_hex_lower[512], rec_hex_upper[512];
+
+static void hex_tables(void)
+{
+	static const char lo[] = "0123456789abcdef", up[] = "0123456789ABCDEF";
+	for (int b = 0; b < 256; b++) {
+		rec_hex_lower[2 * b] = lo[b >> 4];
+		rec_hex_lower[2 * b + 1] = lo[b & 15];
+		rec_hex_upper[2 * b] = up[b >> 4];
+		rec_hex_upper[2 * b + 1] = up[b & 15];
+	}
+}
 
 int rec_out_init(rec_out *o, FILE *fp)
 {
+	hex_tables();
 	memset(o, 0, sizeof *o);
 	o->fp = fp;
 	o->cap = OUT_CAP;

@@ -132,14 +132,28 @@ static inline char *rec_put(char *p, const char *s, size_t n)
 	return p + n;
 }
 
-extern const char rec_hex_lower[16], rec_hex_upper[16];
+/* rec_put for the short strings of every line, in whole 8-byte words:
+ * both s and p must have room for n rounded up to a multiple of 8 (the
+ * time prefix, register names, mode text and instruction text are kept
+ * so, and every line reserves more output room than it uses). */
+static inline char *rec_put_words(char *p, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i += 8)
+		memcpy(p + i, s + i, 8);
+	return p + n;
+}
 
-/* digits hex digits of v, most significant first. */
+/* Two hex digits for each byte value, lower and upper case (filled in by
+ * rec_out_init). */
+extern char rec_hex_lower[512], rec_hex_upper[512];
+
+/* digits (an even number) hex digits of v, most significant first; hex is
+ * rec_hex_lower or rec_hex_upper. */
 static inline char *rec_put_hex(char *p, uint64_t v, int digits, const char *hex)
 {
-	for (int i = digits - 1; i >= 0; i--) {
-		p[i] = hex[v & 15];
-		v >>= 4;
+	for (int i = digits - 2; i >= 0; i -= 2) {
+		memcpy(p + i, hex + 2 * (v & 0xFF), 2);
+		v >>= 8;
 	}
 	return p + digits;
 }
@@ -160,14 +174,13 @@ enum rec_cond_kind {
 
 /* Instruction flags. */
 enum {
-	REC_INSN_FP = 1 << 0,	/* may write FP/vector registers */
+	REC_INSN_FP = 1 << 0,	/* an FP/vector instruction */
 	REC_INSN_IT = 1 << 1,	/* a Thumb IT instruction */
-	REC_INSN_SYS = 1 << 2,	/* an A64 system register access */
 	REC_INSN_ALL = 1 << 3,	/* may write anything: check every register */
 	REC_INSN_LINK = 1 << 4,	/* a branch with link: writes lr */
 };
 
-#define REC_MAX_SET 16
+#define REC_MAX_SET 32
 
 typedef struct rec_insn {
 	struct rec_insn *next;	/* hash chain */
@@ -175,7 +188,7 @@ typedef struct rec_insn {
 	uint32_t enc;		/* Thumb-32: first halfword in the top half */
 	uint8_t isa, size, flags;
 	uint8_t cond_kind, cond_arg, cond_arg2;
-	uint8_t nset;		/* A64: the register slots it may write */
+	uint8_t nset;		/* the register slots it may write, sorted */
 	uint8_t set[REC_MAX_SET];
 	uint16_t head_len, tail_len;
 	char *head;		/* "0000800c a9bf4ffe " */
@@ -184,8 +197,9 @@ typedef struct rec_insn {
 
 typedef struct rec_insn_cache rec_insn_cache;
 
-/* m_class: disassemble Thumb as M-profile. */
-rec_insn_cache *rec_insn_cache_new(bool m_class);
+/* m_class: disassemble Thumb as M-profile; dregs: the AArch32 FP D
+ * registers the core has. */
+rec_insn_cache *rec_insn_cache_new(bool m_class, unsigned dregs);
 void rec_insn_cache_free(rec_insn_cache *c);
 /* The decoded instruction at addr with these bytes; NULL on out of memory. */
 rec_insn *rec_insn_get(rec_insn_cache *c, uint64_t addr, int isa,

@@ -99,10 +99,6 @@ void rec_regs_init(rec_regs *g, int profile, int fp_dregs)
 		slot(g, A64_FPCR, UC_ARM64_REG_FPCR, 4, false, "fpcr");
 		g->psr_slot = A64_PSR;
 		g->psr_mask = 0xFFFFFFFFu;
-		for (int s = 0; s <= A64_PSR; s++)
-			g->gpr[g->ngpr++] = (uint8_t)s;
-		for (int s = A64_Q0; s <= A64_FPCR; s++)
-			g->fp[g->nfp++] = (uint8_t)s;
 	} else {
 		for (int i = 0; i < 13; i++) {
 			snprintf(name, sizeof name, "r%d", i);
@@ -114,21 +110,22 @@ void rec_regs_init(rec_regs *g, int profile, int fp_dregs)
 		slot(g, A32_PSR, m ? UC_ARM_REG_XPSR : UC_ARM_REG_CPSR, 4, false, "cpsr");
 		g->psr_slot = A32_PSR;
 		g->psr_mask = ~PSR_IT_BITS;
-		for (int s = 0; s <= A32_PSR; s++)
-			g->gpr[g->ngpr++] = (uint8_t)s;
 		if (fp_dregs) {
 			for (int i = 0; i < fp_dregs; i++) {
 				snprintf(name, sizeof name, "d%d", i);
 				slot(g, A32_D0 + i, UC_ARM_REG_D0 + i, 8, false, name);
-				g->fp[g->nfp++] = (uint8_t)(A32_D0 + i);
 			}
 			slot(g, A32_FPSCR, UC_ARM_REG_FPSCR, 4, false, "fpscr");
-			g->fp[g->nfp++] = A32_FPSCR;
 		}
 	}
 	for (int s = 0; s < g->n; s++)
 		if (g->used[s])
 			g->all[g->nall++] = (uint8_t)s;
+	/* The initial values: the PSR first, as a Fast Model prints them. */
+	g->dump[0] = (uint8_t)g->psr_slot;
+	for (int i = 0, k = 1; i < g->nall; i++)
+		if (g->all[i] != g->psr_slot)
+			g->dump[k++] = g->all[i];
 	set_mode(g, 0);
 }
 
@@ -146,12 +143,15 @@ int rec_regs_update(rec_regs *g, struct uc_struct *uc, rec_out *o,
 		return (int)err;
 
 	int ps = g->psr_slot;
-	g->val[ps][0] &= g->psr_mask;
-	if (force || mode_bits(g, (uint32_t)g->val[ps][0]) != g->mode_bits) {
+	uint32_t psr;
+	memcpy(&psr, g->val[ps], 4);	/* as unicorn wrote it: 4 bytes */
+	psr &= g->psr_mask;
+	g->val[ps][0] = psr;
+	if (force || mode_bits(g, psr) != g->mode_bits) {
 		/* A new mode shows other banked registers: check them all. */
-		if (slots != g->all)
+		if (!force && slots != g->all)
 			return rec_regs_update(g, uc, o, g->all, g->nall, force, always);
-		set_mode(g, (uint32_t)g->val[ps][0]);
+		set_mode(g, psr);
 	}
 
 	for (int i = 0; i < n; i++) {
@@ -161,11 +161,11 @@ int rec_regs_update(rec_regs *g, struct uc_struct *uc, rec_out *o,
 			continue;
 		sh[0] = v[0];
 		sh[1] = v[1];
-		char *p = rec_out_room(o, 96);
-		p = rec_put(p, o->ts, (size_t)o->tslen);
+		char *p = rec_out_room(o, 120);
+		p = rec_put_words(p, o->ts, (size_t)o->tslen);
 		*p++ = 'R';
 		*p++ = ' ';
-		p = rec_put(p, g->name[s], g->namelen[s]);
+		p = rec_put_words(p, g->name[s], g->namelen[s]);
 		*p++ = ' ';
 		const char *hex = g->upper[s] ? rec_hex_upper : rec_hex_lower;
 		if (g->bytes[s] == 16) {

@@ -52,10 +52,10 @@ typedef struct rec_regs {
 	void *ptr[REC_NSLOTS];
 	uint32_t psr_mask;	/* PSR bits reported (not the IT state) */
 	int psr_slot;
-	/* The fixed read sets: the integer registers (and flags), the FP
-	 * registers, everything. */
-	uint8_t gpr[REC_NSLOTS], fp[REC_NSLOTS], all[REC_NSLOTS];
-	int ngpr, nfp, nall;
+	/* Every slot, in slot order and (for the initial values) with the
+	 * PSR first. */
+	uint8_t all[REC_NSLOTS], dump[REC_NSLOTS];
+	int nall;
 	uint32_t mode_bits;	/* the PSR bits mode and names derive from */
 	char mode[16];		/* "EL1h_n", "svc_s", "thread" */
 	int modelen;

@@ -36,8 +36,6 @@ static void finish_prev(rec *r)
 	if (!r->prev_exec)
 		return;
 	rec_regs_update(g, r->uc, &r->out, in->set, in->nset, false, always);
-	if (r->profile != REC_PROFILE_A64 && (in->flags & REC_INSN_FP) && g->nfp)
-		rec_regs_update(g, r->uc, &r->out, g->fp, g->nfp, false, -1);
 }
 
 /* The value of a core register as last reported. */
@@ -101,19 +99,19 @@ static void put_insn_line(rec *r, const rec_insn *in, bool exec)
 	rec_out *o = &r->out;
 	rec_regs *g = &r->regs;
 	char *p = rec_out_room(o, 128 + in->head_len + in->tail_len);
-	p = rec_put(p, o->ts, (size_t)o->tslen);
+	p = rec_put_words(p, o->ts, (size_t)o->tslen);
 	*p++ = 'I';
 	*p++ = exec ? 'T' : 'S';
 	*p++ = ' ';
 	*p++ = '(';
-	p = rec_put(p, o->ts, (size_t)o->tslen - 5);
+	p = rec_put_words(p, o->ts, (size_t)o->tslen - 5);
 	*p++ = ')';
 	*p++ = ' ';
-	p = rec_put(p, in->head, in->head_len);
+	p = rec_put_words(p, in->head, in->head_len);
 	*p++ = g->state;
 	*p++ = ' ';
-	p = rec_put(p, g->mode, (size_t)g->modelen);
-	p = rec_put(p, in->tail, in->tail_len);
+	p = rec_put_words(p, g->mode, (size_t)g->modelen);
+	p = rec_put_words(p, in->tail, in->tail_len);
 	o->len = (size_t)(p - o->buf);
 }
 
@@ -198,7 +196,7 @@ static void put_mem_line(rec *r, bool write, uint64_t addr, int size, uint64_t v
 {
 	rec_out *o = &r->out;
 	char *p = rec_out_room(o, 96);
-	p = rec_put(p, o->ts, (size_t)o->tslen);
+	p = rec_put_words(p, o->ts, (size_t)o->tslen);
 	*p++ = 'M';
 	*p++ = write ? 'W' : 'R';
 	*p++ = (char)('0' + size);
@@ -242,16 +240,13 @@ static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
 		put_mem_line(r, write, addr, size, v);
 		return;
 	}
-	/* Wider accesses, in 8-byte pieces (only the first is known for a
-	 * write, which has not happened yet). */
-	for (int off = 0; off < size; off += 8) {
-		int n = size - off < 8 ? size - off : 8;
-		if (n != 1 && n != 2 && n != 4 && n != 8)
-			n = 1;
+	/* Anything else, in pieces of 8, 4, 2 and 1 bytes (for a write only
+	 * the first piece is known: the store has not happened yet). */
+	for (int off = 0; off < size;) {
+		int n = size - off >= 8 ? 8 : size - off >= 4 ? 4 : size - off >= 2 ? 2 : 1;
 		uint64_t v = write && off == 0 ? (uint64_t)value : load_le(p + off, n);
 		put_mem_line(r, write, addr + (uint64_t)off, n, v);
-		if (n < 8)
-			off -= 8 - n;
+		off += n;
 	}
 }
 
@@ -361,7 +356,7 @@ int rec_trace_begin(rec *r)
 	    uc_hook_add(r->uc, &h, UC_HOOK_INSN_INVALID, (void *)hook_invalid_insn, r, 1, 0))
 		return -1;
 	rec_out_set_time(&r->out, 0);
-	return rec_regs_update(&r->regs, r->uc, &r->out, r->regs.all, r->regs.nall, true, -1);
+	return rec_regs_update(&r->regs, r->uc, &r->out, r->regs.dump, r->regs.nall, true, -1);
 }
 
 static void describe_uc_error(rec *r, uc_err err)
