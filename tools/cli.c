@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_index.h"
 #include "tracekit/tarmac.h"
 
 enum {
@@ -448,9 +449,38 @@ int tk_cli_build_calltree(tk_cli *cli, tk_calltree **out)
 	return tk_cli_run_calls(cli, NULL, out);
 }
 
+/* The call tree from a valid index, if there is one (see cli_index.h for
+ * the policy).  Returns 0 and sets *out, 1 to stream the trace instead,
+ * -1 after an error; exits after --only-index. */
+static int calls_from_index(tk_cli *cli, tk_calltree **out)
+{
+	/* The heuristic's explanations come from running it: stream. */
+	if (tk_cli_debug(cli, "call_heuristics") && !cli->force_index && !cli->only_index)
+		return 1;
+	int rc = tk_cli_index_calltree(cli, out);
+	if (rc == 2)
+		exit(TK_EXIT_OK);	/* --only-index: the index is built */
+	return rc;
+}
+
 int tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out)
 {
 	*out = NULL;
+	int irc = calls_from_index(cli, out);
+	if (irc < 0)
+		return -1;
+	if (irc == 0) {
+		if (!sink)
+			return 0;
+		int rc = tk_calltree_replay(*out, sink);
+		tk_calltree_free(*out);
+		*out = NULL;
+		if (rc < 0) {
+			tk_cli_error(cli, "%s", tk_strerror(rc));
+			return -1;
+		}
+		return 0;
+	}
 	tk_source *src;
 	if (tk_cli_open_trace(cli, &src))
 		return -1;
