@@ -36,8 +36,17 @@ measure() { # label, then the command; best wall of 3 runs
 	echo "| \`$label\` | $best | $rss | $(wc -c < "$out") |"
 }
 
+# Streaming: no index beside the trace (--no-index would use one if present).
+rm -f "$trace.index"
 for cmd in ${TK_BENCH_COMMANDS:-calltree profile flamegraph}; do
 	measure "tracekit $cmd --no-index big.tarmac" "$tk" "$cmd" --no-index -q "$trace"
 	measure "tracekit $cmd --no-index --image=calculator-aarch64.elf big.tarmac" \
 		"$tk" "$cmd" --no-index -q --image="$image" "$trace"
 done
+
+# With the index built first, the tools read the call tree from it.
+"$tk" index -q "$trace" > /dev/null
+for cmd in ${TK_BENCH_COMMANDS:-calltree profile flamegraph}; do
+	measure "tracekit $cmd big.tarmac (index present)" "$tk" "$cmd" -q "$trace"
+done
+rm -f "$trace.index"
