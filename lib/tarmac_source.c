@@ -26,6 +26,20 @@ typedef struct tarmac_source {
 	bool warned_state;
 } tarmac_source;
 
+/* Length of the well-formed UTF-8 sequence at u (lead byte >= 0x80), or 0
+ * if it is not one (a sequence cut by the end of the buffer counts as
+ * well-formed). */
+static size_t utf8_length(const unsigned char *u, size_t avail)
+{
+	size_t len = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 :
+		     u[0] >= 0xe0 && u[0] <= 0xef ? 3 :
+		     u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+	for (size_t k = 1; k < len && k < avail; k++)
+		if ((u[k] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
 /* Is the start of the file text?  Returns NULL or why not.  A NUL byte
  * in the first line, or many control characters in the first 4 KiB, mean
  * binary data; NUL bytes further on only spoil their own lines (a trace
@@ -48,12 +62,24 @@ static const char *sniff_binary(const char *d, size_t n)
 	const char *nl = memchr(d, '\n', n);
 	if (memchr(d, 0, nl ? (size_t)(nl - d) : n))
 		return "binary data (NUL bytes), not a text trace";
-	size_t ctrl = 0;
-	for (size_t i = 0; i < n; i++)
-		if (u[i] == 0 || u[i] == 0x7f || (u[i] < 0x20 && !strchr("\t\n\r\f\v\033", u[i])))
-			ctrl++;
-	if (ctrl > n / 8)
-		return "binary data (control characters), not a text trace";
+	/* Count bytes no text has: control characters, and bytes >= 0x80
+	 * that are not part of a well-formed UTF-8 sequence.  NUL bytes after
+	 * the first line are not counted (see above). */
+	size_t bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (u[i] >= 0x80) {
+			size_t len = utf8_length(u + i, n - i);
+			if (len)
+				i += len - 1;
+			else
+				bad++;
+		} else if (u[i] == 0x7f ||
+			   (u[i] < 0x20 && !strchr("\t\n\r\f\v\033", u[i]))) {
+			bad++;
+		}
+	}
+	if (bad > n / 16)
+		return "binary data, not a text trace";
 	return NULL;
 }
 

@@ -497,15 +497,21 @@ int tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out)
 		return -1;
 	}
 	tk_event ev;
-	while ((rc = tk_cli_next(cli, src, &ev)) > 0)
+	int read_rc;		/* tk_cli_next prints its own errors */
+	rc = 0;
+	while ((read_rc = tk_cli_next(cli, src, &ev)) > 0)
 		if ((rc = tk_calls_feed(calls, &ev)) < 0)
 			break;
+	bool reported = read_rc < 0;
+	if (reported)
+		rc = read_rc;
 	tk_cli_close_trace(cli, src);
 	if (rc == 0)
 		rc = tk_calls_finish(calls, out);
 	tk_calls_free(calls);
 	if (rc < 0) {
-		tk_cli_error(cli, "%s", tk_strerror(rc));
+		if (!reported)
+			tk_cli_error(cli, "%s", tk_strerror(rc));
 		return -1;
 	}
 	if (sink)
