@@ -124,3 +124,7 @@ if(TK_FUZZ OR CMAKE_C_COMPILER_ID MATCHES "Clang")
     message(WARNING "TK_FUZZ: ${CMAKE_C_COMPILER} cannot link -fsanitize=fuzzer (install libclang-rt-dev); no fuzz targets")
   endif()
 endif()
+
+# Binary data with no NUL byte and no newline: caught by its non-text bytes.
+tk_parser_cli(parser.cli.binary-nonul ARGS parse ${TK_PARSER_DATA}/garbage-nonul.bin EXIT 1
+              STDERR_MATCH "garbage-nonul.bin:1: error: binary data, not a text trace")
