@@ -6,6 +6,7 @@
  * emulator.
  */
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -71,41 +72,37 @@ void rec_mem_free(rec_mem *m)
 	m->n = 0;
 }
 
-int rec_mem_read(rec_mem *m, uint64_t addr, void *buf, size_t len)
+/* Copy len bytes between guest memory at addr and buf, towards the guest
+ * if to_guest; one byte at a time only across region boundaries. */
+static int copy(rec_mem *m, uint64_t addr, unsigned char *buf, size_t len, bool to_guest)
 {
-	unsigned char *b = buf;
 	while (len) {
-		/* One byte at a time only across region boundaries. */
+		size_t step = len;
 		unsigned char *p = rec_mem_ptr(m, addr, len);
-		if (p) {
-			memcpy(b, p, len);
-			return 0;
+		if (!p) {
+			step = 1;
+			p = rec_mem_ptr(m, addr, 1);
+			if (!p)
+				return -1;
 		}
-		p = rec_mem_ptr(m, addr, 1);
-		if (!p)
-			return -1;
-		*b++ = *p;
-		addr++;
-		len--;
+		if (to_guest)
+			memcpy(p, buf, step);
+		else
+			memcpy(buf, p, step);
+		buf += step;
+		addr += step;
+		len -= step;
 	}
 	return 0;
 }
 
+int rec_mem_read(rec_mem *m, uint64_t addr, void *buf, size_t len)
+{
+	return copy(m, addr, buf, len, false);
+}
+
 int rec_mem_write(rec_mem *m, uint64_t addr, const void *buf, size_t len)
 {
-	const unsigned char *b = buf;
-	while (len) {
-		unsigned char *p = rec_mem_ptr(m, addr, len);
-		if (p) {
-			memcpy(p, b, len);
-			return 0;
-		}
-		p = rec_mem_ptr(m, addr, 1);
-		if (!p)
-			return -1;
-		*p = *b++;
-		addr++;
-		len--;
-	}
-	return 0;
+	/* copy() does not write through buf when to_guest is set. */
+	return copy(m, addr, (unsigned char *)buf, len, true);
 }
