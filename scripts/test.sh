@@ -11,6 +11,10 @@ quick=0
 bash scripts/deps.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 fail=0
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 
 run_suite() { # name build-dir cmake-args...
 	local name=$1 dir=$2; shift 2
@@ -18,7 +22,19 @@ run_suite() { # name build-dir cmake-args...
 	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 	cmake --build "$dir" -j"$jobs"
 	echo "=== $name: tests"
-	if ! (cd "$dir" && ctest --output-on-failure -j"$jobs" --timeout 600); then
+	if ! (cd "$dir" && ctest --output-on-failure -j"$jobs" --timeout 600) | tee "$log"; then
+		fail=1
+	fi
+	# "100% tests passed, 0 tests failed out of 221"
+	local line
+	line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -n 1 || true)
+	if [ -n "$line" ]; then
+		local f n
+		f=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
+		n=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/' <<<"$line")
+		passed=$((passed + n - f))
+		failed=$((failed + f))
+	else
 		fail=1
 	fi
 }
@@ -31,4 +47,6 @@ if [ $quick -eq 0 ]; then
 		CC=clang run_suite "fuzz (clang, libFuzzer)" build-fuzz -DTK_FUZZ=ON -DTK_SANITIZE=ON
 	fi
 fi
+echo
+echo "total: $passed passed, $failed failed"
 exit $fail
