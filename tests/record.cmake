@@ -62,6 +62,9 @@ foreach(prog quicksort calc fpmath fault)
   endforeach()
 endforeach()
 rec_program(fpmath m4 ${TK_REC_SRC}/fpmath.c)
+foreach(variant a32 m3 a64)
+  rec_program(args ${variant} ${TK_REC_SRC}/args.c)
+endforeach()
 rec_program(files a32 ${TK_REC_SRC}/files.c)
 rec_program(files m3 ${TK_REC_SRC}/files.c)
 if(TK_REC_HAVE_ARM)
@@ -110,6 +113,15 @@ endforeach()
 foreach(variant a32 m3 a64)
   rec_test(record-calc-args-${variant} record calc-args-${variant} calc-${variant}.elf
            calc-args 241 "1+2*3" "2 * (3 + 4)" "(7-10)*5")
+endforeach()
+
+# Arguments with blanks, quotes, a backslash, a tab, or empty reach the
+# program intact: quoted the way newlib's start-up code splits (it has no
+# escape character); the exit status is argc.  (@EMPTY@: an empty
+# argument, which a CMake list cannot hold.)
+foreach(variant a32 m3 a64)
+  rec_test(record-args-${variant} record args-${variant} args-${variant}.elf
+           args 8 "a b" "\"q\"" @EMPTY@ "x\\y" "say \"hi\"" "it's" "\ttab'\"")
 endforeach()
 
 foreach(variant a32 t32 m3 a64)

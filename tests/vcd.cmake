@@ -37,6 +37,15 @@ if(TK_PYTHON3)
   tk_vcd_test(es-timestamps es-timestamps.expect 76
     --use-tarmac-timestamps ${TK_TRACES}/calculator-aarch64-es-ld-st-style.tarmac)
 
+  # A stalled clock: more instructions at one timestamp than sub-steps
+  # (tests/vcd/make-crowded-trace.py says what is expected where).
+  add_test(NAME vcd.crowded-timestamps-trace
+    COMMAND sh -c "mkdir -p ${TK_VCD_OUT} && ${TK_PYTHON3} ${TK_VCD_DIR}/make-crowded-trace.py > ${TK_VCD_OUT}/crowded.tarmac")
+  set_tests_properties(vcd.crowded-timestamps-trace PROPERTIES FIXTURES_SETUP tk_vcd_crowded)
+  tk_vcd_test(crowded-timestamps crowded-timestamps.expect 43
+    --use-tarmac-timestamps ${TK_VCD_OUT}/crowded.tarmac)
+  set_tests_properties(vcd.crowded-timestamps PROPERTIES FIXTURES_REQUIRED tk_vcd_crowded)
+
   # Every shared trace gives a valid dump (structure only).
   file(GLOB tk_vcd_traces ${TK_TRACES}/*.tarmac ${TK_TRACES}/*.txt
                           ${TK_TRACES}/truncate/*.tarmac ${TK_TRACES}/calltests/*.tarmac)

@@ -30,7 +30,9 @@
  * nominal; a timestamp smaller than the previous one counts as equal).
  * Within one step, a second instruction, or a second bus transfer, goes to
  * the next 1 ps sub-step, so every transfer of an LDM or LDP is visible;
- * an access wider than 8 bytes is several transfers.  One step per
+ * an access wider than 8 bytes is several transfers.  A step with more than
+ * 1000 of them runs on into the next step's picoseconds (later steps move
+ * along; time never goes back and nothing shares a sub-step).  One step per
  * instruction is the default because trace timestamps are often coarse
  * (an ES-style trace stamps a hundred instructions alike) or count cycles
  * of unknown length; an instruction counter as the time axis always shows
@@ -74,7 +76,6 @@ struct vcd {
 
 	uint64_t ninsn;
 	uint64_t base;		/* current step (instruction number or timestamp) */
-	unsigned sub;		/* current sub-step */
 	bool have_base;
 	bool insn_in_slot, bus_in_slot;
 	bool bus_driven;	/* the bus shows a transfer (not z) */
@@ -231,23 +232,32 @@ static int declare(struct vcd *v, bool a64)
 
 /* ---- events ---------------------------------------------------------------- */
 
-/* Move to the event's step; a new sub-step if asked and room is left. */
+/* Move to the event's step; to the next sub-step if asked.  The time never
+ * goes back and never stays put when a new slot is asked for: a step
+ * crowded with more than SUBSTEPS instructions or transfers (an ES-style
+ * trace stamps whole blocks alike, some traces never advance their clock)
+ * spills over into the following picoseconds, and the next step starts
+ * after them.  Capping the sub-step instead would pile every instruction
+ * past the thousandth onto one time, where a viewer shows only the last. */
 static int step(struct vcd *v, uint64_t base, bool next_slot)
 {
+	uint64_t now = tk_vcd_now(v->w);
+	uint64_t t = now;
 	if (!v->have_base || base > v->base) {
+		uint64_t b = base > (UINT64_MAX - SUBSTEPS) / SUBSTEPS ? (UINT64_MAX - SUBSTEPS) / SUBSTEPS
+									 : base;
+		t = b * SUBSTEPS;
+		if (v->have_base && t <= now)
+			t = now + 1;
 		v->base = base;
-		v->sub = 0;
 		v->have_base = true;
 		v->insn_in_slot = v->bus_in_slot = false;
-	} else if (next_slot && v->sub < SUBSTEPS - 1) {
-		v->sub++;
+	} else if (next_slot) {
+		t = now + 1;
 		v->insn_in_slot = v->bus_in_slot = false;
 	}
-	uint64_t b = v->base > (UINT64_MAX - SUBSTEPS) / SUBSTEPS ? (UINT64_MAX - SUBSTEPS) / SUBSTEPS
-								     : v->base;
-	uint64_t t = b * SUBSTEPS + v->sub;
-	if (t < tk_vcd_now(v->w))
-		t = tk_vcd_now(v->w);
+	if (t < now)
+		t = now;
 	return tk_vcd_time(v->w, t);
 }
 

@@ -241,6 +241,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return usage_error(o->prog, "missing PROGRAM", NULL);
 	if (!o->output)
 		return usage_error(o->prog, "missing -o TRACE", NULL);
+	for (int i = 0; i < o->pargc; i++)
+		if (rec_semihost_arg_quote(o->pargv[i]) < 0)
+			return usage_error(o->prog, "cannot pass an argument with a blank and both "
+					   "kinds of quote to the program:", o->pargv[i]);
 	return 0;
 }
 

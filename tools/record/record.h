@@ -231,6 +231,9 @@ struct rec;
 rec_semihost *rec_semihost_new(bool allow_fs, bool host_time, bool console_stderr,
 			       char **argv, int argc);
 void rec_semihost_free(rec_semihost *s);
+/* The quote character an argument needs in the semihosting command line
+ * (0: none), or -1 if it cannot be passed there at all. */
+int rec_semihost_arg_quote(const char *arg);
 /* Is this instruction a semihosting trap? */
 bool rec_semihost_is_trap(const rec_insn *in);
 /* Perform the call in r0/x0 with r1/x1; returns the r0/x0 result.

@@ -57,6 +57,26 @@ struct rec_semihost {
 	bool warned[256];
 };
 
+/* The command line goes to the program as one string, which its start-up
+ * code splits.  newlib's (libgloss crt0, what rdimon.specs programs run)
+ * splits at blanks; an argument that starts with " or ' runs to the next
+ * same quote; there is no escape character.  So an argument with a blank
+ * (or empty, or starting with a quote) is put in whichever quote it does
+ * not contain; a backslash would be taken literally, not as an escape. */
+int rec_semihost_arg_quote(const char *a)
+{
+	bool plain = *a && !strpbrk(a, " \t") && *a != '"' && *a != '\'';
+	if (plain)
+		return 0;
+	if (!strchr(a, '"'))
+		return '"';
+	if (!strchr(a, '\''))
+		return '\'';
+	/* Both quotes: only a tab is left to protect, and newlib does not
+	 * split at tabs. */
+	return *a && !strchr(a, ' ') && *a != '"' && *a != '\'' ? 0 : -1;
+}
+
 rec_semihost *rec_semihost_new(bool allow_fs, bool host_time, bool console_stderr,
 			       char **argv, int argc)
 {
@@ -69,11 +89,11 @@ rec_semihost *rec_semihost_new(bool allow_fs, bool host_time, bool console_stder
 	if (!getcwd(s->cwd, sizeof s->cwd))
 		strcpy(s->cwd, "/nonexistent");
 	clock_gettime(CLOCK_MONOTONIC, &s->start);
-	/* The command line, with arguments that contain blanks or quotes put
-	 * in double quotes (as newlib's start-up code splits it). */
+	/* The command line, each argument quoted as rec_semihost_arg_quote
+	 * says (cmd_record.c has refused the ones that cannot be passed). */
 	size_t n = 1;
 	for (int i = 0; i < argc; i++)
-		n += 2 * strlen(argv[i]) + 3;
+		n += strlen(argv[i]) + 3;
 	s->cmdline = malloc(n);
 	if (!s->cmdline) {
 		free(s);
@@ -83,16 +103,14 @@ rec_semihost *rec_semihost_new(bool allow_fs, bool host_time, bool console_stder
 	for (int i = 0; i < argc; i++) {
 		if (i)
 			*p++ = ' ';
-		bool quote = !*argv[i] || strpbrk(argv[i], " \t\"'") != NULL;
-		if (quote)
-			*p++ = '"';
-		for (const char *a = argv[i]; *a; a++) {
-			if (*a == '"' || *a == '\\')
-				*p++ = '\\';
-			*p++ = *a;
-		}
-		if (quote)
-			*p++ = '"';
+		int q = rec_semihost_arg_quote(argv[i]);
+		if (q > 0)
+			*p++ = (char)q;
+		size_t len = strlen(argv[i]);
+		memcpy(p, argv[i], len);
+		p += len;
+		if (q > 0)
+			*p++ = (char)q;
 	}
 	*p = 0;
 	return s;

@@ -211,7 +211,9 @@ static void exit_program(int status)
 		;
 }
 
-/* Split the command line at blanks; "..." groups, \ escapes inside. */
+/* Split the command line as newlib's start-up code does, so the programs
+ * see the same argv on every architecture: at blanks; an argument that
+ * starts with " or ' runs to the next same quote; no escapes. */
 static int split(char *s, char **argv, int max)
 {
 	int argc = 0;
@@ -220,23 +222,14 @@ static int split(char *s, char **argv, int max)
 			s++;
 		if (!*s)
 			break;
-		char *out = s;
-		argv[argc++] = out;
-		int quoted = 0;
-		while (*s && (quoted || *s != ' ')) {
-			if (*s == '"') {
-				quoted = !quoted;
-				s++;
-			} else if (*s == '\\' && quoted && s[1]) {
-				*out++ = s[1];
-				s += 2;
-			} else {
-				*out++ = *s++;
-			}
-		}
-		if (*s)
+		char end = ' ';
+		if (*s == '"' || *s == '\'')
+			end = *s++;
+		argv[argc++] = s;
+		while (*s && *s != end)
 			s++;
-		*out = 0;
+		if (*s)
+			*s++ = 0;
 	}
 	argv[argc] = NULL;
 	return argc;
