@@ -39,6 +39,46 @@ static bool vector_length_reg(tk_reg r)
 	return r >= TK_REG_Z0 && r < TK_REG_PSR;
 }
 
+/*
+ * "wN" written while executing AArch32 code: the seed says some Tarmac
+ * variants report AArch32 register updates this way, "via the
+ * architecturally defined correspondence between the AArch32 and AArch64
+ * registers".  That correspondence (Arm ARM, "Mapping of the AArch32
+ * registers to AArch64") puts r0-r12 in x0-x12, sp_usr/lr_usr in x13/x14,
+ * and the banked sp/lr of hyp, irq, svc, abt, und, and r8-r14 of fiq in
+ * x15-x30.  tracekit maps banked registers to the register they bank
+ * ("r14_irq" is r14), so wN is the AArch32 register below.  Without this,
+ * an AArch32 trace in that style has no r13/r14 updates at all, and the
+ * call detector (which reads r13/r14 in AArch32 code) finds no call.
+ */
+static const uint8_t w_to_r[31] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+	13, 14,			/* x13 sp_usr, x14 lr_usr */
+	13,			/* x15 sp_hyp */
+	14, 13,			/* x16 lr_irq, x17 sp_irq */
+	14, 13,			/* x18 lr_svc, x19 sp_svc */
+	14, 13,			/* x20 lr_abt, x21 sp_abt */
+	14, 13,			/* x22 lr_und, x23 sp_und */
+	8, 9, 10, 11, 12,	/* x24-x28 r8_fiq-r12_fiq */
+	13, 14,			/* x29 sp_fiq, x30 lr_fiq */
+};
+
+static void aarch32_w_view(tk_reg_view *view)
+{
+	if (view->reg >= TK_REG_X0 && view->reg < TK_REG_X0 + 31 && view->offset == 0 &&
+	    view->len == 4) {
+		view->reg = (tk_reg)(TK_REG_R0 + w_to_r[view->reg - TK_REG_X0]);
+	}
+}
+
+/* Is the name "w" or "W" and a register number (not "wsp", "wzr")? */
+static bool is_w_name(tk_tok name)
+{
+	return name.n >= 2 && name.n <= 3 && (name.s[0] == 'w' || name.s[0] == 'W') &&
+	       tk_is_digit((unsigned char)name.s[1]) &&
+	       (name.n == 2 || tk_is_digit((unsigned char)name.s[2]));
+}
+
 int tk_tarmac_reg(tk_tarmac_parser *p, tk_lex *l)
 {
 	tk_tok name = tk_lex_next(l);
@@ -59,6 +99,10 @@ int tk_tarmac_reg(tk_tarmac_parser *p, tk_lex *l)
 	int a64 = p->last_isa == TK_ISA_A64 || (p->last_isa == TK_ISA_UNKNOWN && p->saw_a64_reg);
 	tk_reg_view view;
 	bool known = tk_reg_lookup(name.s, name.n, 0, a64, &view) == 0;
+	bool w32 = known && (p->last_isa == TK_ISA_A32 || p->last_isa == TK_ISA_T32) &&
+		   is_w_name(name);
+	if (w32)
+		aarch32_w_view(&view);
 
 	if (!known) {
 		/* A name of several words: "DC CISW", "TLBI ALLE3". */
@@ -97,8 +141,11 @@ int tk_tarmac_reg(tk_tarmac_parser *p, tk_lex *l)
 		snprintf(what, sizeof what, "R line: %.*s value", name.n > 40 ? 40 : (int)name.n, name.s);
 		return tk_tarmac_fail_tok(p, what, bad, why);
 	}
-	if (sp)
+	if (sp) {
 		tk_reg_lookup(name.s, name.n, (unsigned)n, a64, &view);
+		if (w32)
+			aarch32_w_view(&view);
+	}
 
 	if (!known) {
 		view.reg = TK_REG_NONE;

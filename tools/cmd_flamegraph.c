@@ -238,11 +238,15 @@ int tk_cmd_flamegraph(int argc, char **argv)
 	} else {
 		rc = write_folded(fp, f, root, (const char *const *)names, insns);
 	}
-	if (tk_cli_close_output(&cli, fp) || rc < 0) {
-		if (rc < 0)
-			tk_cli_error(&cli, "out of memory");
+	if (rc < 0) {
+		/* Not close_output: that would rename the half-written
+		 * temporary file into place. */
+		tk_cli_discard_output(&cli, fp);
+		tk_cli_error(&cli, "out of memory");
 		goto out;
 	}
+	if (tk_cli_close_output(&cli, fp))
+		goto out;
 	status = TK_EXIT_OK;
 	goto out;
 nomem:

@@ -46,7 +46,14 @@ static void xml_escaped(FILE *fp, const char *s, size_t n)
 		case '>': fputs("&gt;", fp); break;
 		case '&': fputs("&amp;", fp); break;
 		case '"': fputs("&quot;", fp); break;
-		default: fputc(s[i], fp);
+		default:
+			/* XML 1.0 has no control characters but tab, LF and
+			 * CR, not even as character references: a file name
+			 * or symbol with one would make the SVG unreadable. */
+			if ((unsigned char)s[i] < 0x20 && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+				fputc('?', fp);
+			else
+				fputc(s[i], fp);
 		}
 	}
 }

@@ -229,6 +229,79 @@ case_debug() {
 	same missing.status $? 1
 }
 
+case_aarch32_w_regs() {
+	# An AArch32 trace whose register lines name the AArch64 views (W14 is
+	# lr_usr, W19 sp_svc, as the seed allows: "also used to report register
+	# updates in 32-bit code").  BL at 0x8000 sets lr 0x8004, the callee at
+	# 0x800c returns with BX lr at sp unchanged: one call, whose '-' line
+	# goes from the BL to the MOV at 0x8004.
+	cat > "$work/w32.$$.tarmac" <<'TRACE'
+1 clk R W19 00100000
+1 clk IT (1) 00008000 eb000001 A svc_s : BL {pc}+0xc
+1 clk R W14 00008004
+2 clk IT (2) 0000800c e12fff1e A svc_s : BX lr
+3 clk IT (3) 00008004 e3a01000 A svc_s : MOV r1,#0
+3 clk R W1 00000000
+TRACE
+	out=$("$bin" calltree --no-index "$work/w32.$$.tarmac")
+	same w32.calltree "$out" "o t:1 l:2 pc:0x8000 - t:3 l:5 pc:0x8004 :
+  - t:1 l:2 pc:0x8000 - t:3 l:5 pc:0x8004
+    o t:2 l:4 pc:0x800c - t:2 l:4 pc:0x800c :"
+	rm -f "$work/w32.$$.tarmac"
+}
+
+case_flamegraph_oom_output() {
+	# A failed flamegraph -o must not leave a half-written FILE: 5000-deep
+	# recursion makes folded lines of up to 35 kB, 90 MB of them, which a
+	# 48 MB address space cannot hold after the trace has been read.  (Under
+	# the sanitizers the limit stops the program at once: nothing to check.)
+	command -v prlimit > /dev/null 2>&1 || { echo "no prlimit: skipped"; return; }
+	awk 'BEGIN {
+		t = 0; sp = 268435456
+		printf "0 clk R SP_EL1 %016x\n", sp
+		printf "%d clk IT (%d) 0000000000001000 94000400 O EL1h_s : BL f\n", ++t, t
+		printf "%d clk R X30 0000000000001004\n", t
+		for (d = 0; d < 5000; d++) {
+			printf "%d clk IT (%d) 0000000000002000 d10043ff O EL1h_s : SUB sp,sp,#16\n", ++t, t
+			sp -= 16; printf "%d clk R SP_EL1 %016x\n", t, sp
+			printf "%d clk IT (%d) 0000000000002004 b4000040 O EL1h_s : CBZ x0,+8\n", ++t, t
+			if (d < 4999) {
+				printf "%d clk IT (%d) 0000000000002008 97fffffe O EL1h_s : BL f\n", ++t, t
+				printf "%d clk R X30 000000000000200c\n", t
+			}
+		}
+		for (d = 0; d < 5000; d++) {
+			printf "%d clk IT (%d) 000000000000200c 910043ff O EL1h_s : ADD sp,sp,#16\n", ++t, t
+			sp += 16; printf "%d clk R SP_EL1 %016x\n", t, sp
+			printf "%d clk IT (%d) 0000000000002010 d65f03c0 O EL1h_s : RET\n", ++t, t
+		}
+		printf "%d clk IT (%d) 0000000000001004 d503201f O EL1h_s : NOP\n", ++t, t
+	}' > "$work/deep.$$.tarmac"
+	rm -rf "$work/fgout.$$"
+	mkdir "$work/fgout.$$"
+	prlimit --as=50331648 "$bin" flamegraph --no-index -o "$work/fgout.$$/deep.folded" \
+		"$work/deep.$$.tarmac" > /dev/null 2> "$work/fgerr.$$"
+	status=$?
+	if grep -q 'out of memory' "$work/fgerr.$$"; then
+		same oom.status "$status" 1
+		same oom.leftovers "$(ls -A "$work/fgout.$$")" ""
+	else
+		echo "flamegraph did not run out of memory (status $status): skipped"
+	fi
+	rm -rf "$work/fgout.$$" "$work/fgerr.$$" "$work/deep.$$.tarmac"
+}
+
+case_flamegraph_svg_control_chars() {
+	# XML 1.0 cannot carry control characters (not even as &#1;): a title
+	# (here --title; by default the trace's file name) with one is written
+	# with '?' in its place, so the SVG stays well-formed.
+	"$bin" flamegraph --no-index --svg --title="$(printf 'a\001b')" -o "$work/cc.$$.svg" \
+		"$traces/quicksort.tarmac" || fail "flamegraph --svg --title"
+	same svg.title "$(grep -o '<text id="title"[^<]*' "$work/cc.$$.svg")" '<text id="title" x="600" y="24">a?b'
+	same svg.control_bytes "$(tr -d '\t\n\r -~\200-\377' < "$work/cc.$$.svg" | wc -c)" 0
+	rm -f "$work/cc.$$.svg"
+}
+
 "case_$1"
 if [ "$failures" -ne 0 ]; then
 	echo "$1: $failures failed"

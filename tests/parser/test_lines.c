@@ -333,7 +333,31 @@ static void registers(void)
 	reg("0 clk R X0 0000000000000000", TK_REG_X0, 0, 8, "0000000000000000", "X0");
 	reg("0 clk R s1 3f800000", TK_REG_V0 + 1, 0, 4, "3f800000", "s1");
 
+	/* wN in AArch32 code is the AArch32 register of the architectural
+	 * mapping (seed: "also used to report register updates in 32-bit
+	 * code"): x13/x14 are sp_usr/lr_usr, x15-x23 the banked sp/lr of
+	 * hyp, irq, svc, abt, und, x24-x30 the fiq r8-r14. */
+	parser(false, false);
+	parse("1 clk IT (1) 00008000 eb000001 A svc_s : BL {pc}+0xc");
+	reg("1 clk R W14 00008004", TK_REG_R14, 0, 4, "00008004", "W14");
+	reg("1 clk R w13 00100000", TK_REG_R13, 0, 4, "00100000", "w13");
+	reg("1 clk R W3 00000003", TK_REG_R0 + 3, 0, 4, "00000003", "W3");
+	reg("1 clk R W18 00008008", TK_REG_R14, 0, 4, "00008008", "W18");	/* lr_svc */
+	reg("1 clk R W19 000ffff0", TK_REG_R13, 0, 4, "000ffff0", "W19");	/* sp_svc */
+	reg("1 clk R W15 00000015", TK_REG_R13, 0, 4, "00000015", "W15");	/* sp_hyp */
+	reg("1 clk R W24 00000024", TK_REG_R0 + 8, 0, 4, "00000024", "W24");	/* r8_fiq */
+	reg("1 clk R W30 00000030", TK_REG_R14, 0, 4, "00000030", "W30");	/* lr_fiq */
+	reg("1 clk R WSP 00000040", TK_REG_XSP, 0, 4, "00000040", "WSP");	/* no AArch32 twin */
+	parse("2 clk IT (2) 0000800c 4770 T svc_s : BX lr");
+	reg("2 clk R W14 0000800d", TK_REG_R14, 0, 4, "0000800d", "W14");
+	/* in AArch64 code, and before any instruction, wN stays xN */
+	parse("3 clk IT (3) 00009000 d2808002 O EL3h_s : MOV x2,#0x400");
+	reg("3 clk R W14 00000009", TK_REG_X0 + 14, 0, 4, "00000009", "W14");
+	parser(false, false);
+	reg("0 clk R W14 00000009", TK_REG_X0 + 14, 0, 4, "00000009", "W14");
+
 	/* malformed */
+	parser(false, false);
 	bad("1 clk R X0 zz", "'zz' is not hex digits");
 	bad("1 clk R", "register name is missing");
 	bad("1 clk R X0", "value is missing");
