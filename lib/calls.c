@@ -44,6 +44,7 @@ struct pending {
 	uint8_t fam;
 	uint8_t origin;		/* ORIGIN_* */
 	bool sp_known;
+	bool linked;		/* the branch itself wrote lr (BL, BLX, BLR) */
 };
 
 enum {
@@ -291,6 +292,16 @@ static int push(tk_calls *c, const struct pending *p)
 		/* Only for the heuristic: known calls may recurse from one site. */
 		if (p->origin == ORIGIN_HEURISTIC && t->origin == ORIGIN_HEURISTIC &&
 		    p->sp_known && t->fam == p->fam && key_eq(t, p->ret, p->sp, p->sp_known)) {
+			/* A branch that did not write lr itself, made with the lr
+			 * a linking branch just wrote, is a branch inside the
+			 * function that branch called (a CBNZ at its start), not
+			 * a second call: the linking branch keeps the lr. */
+			if (t->linked && !p->linked) {
+				DEBUG(c, "line %" PRIu64 ": not a call: the call at line %" PRIu64
+				      " wrote this lr and is still pending (same return address"
+				      " and sp)", p->call.line, t->call.line);
+				return 0;
+			}
 			DEBUG(c, "the potential call at line %" PRIu64 " is superseded by the one at line %"
 			      PRIu64 " (same return address and sp)", t->call.line, p->call.line);
 			if ((rc = drop_top(c)) < 0)
@@ -414,6 +425,7 @@ static int try_call(tk_calls *c, const tk_tpos *cur, int fam, uint64_t natural)
 			return 0;
 		}
 		p.ret = lr;
+		p.linked = ago == 0;
 		DEBUG(c, "line %" PRIu64 ": 0x%" PRIx64 " -> 0x%" PRIx64
 		      ": potential call: lr 0x%" PRIx64 " written %" PRIu64
 		      " instruction%s before the branch, %" PRIu64 " bytes from 0x%" PRIx64

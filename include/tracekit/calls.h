@@ -28,6 +28,12 @@
  *    be genuine: the newer one returns to the older one's return address,
  *    so the older activation can never return by itself.  Without this, a
  *    loop whose leaf call returns near lr would pile up dead entries.
+ *    Which of the two is the call: the newer one, unless the older branch
+ *    wrote lr itself (BL, BLX, BLR) and the newer did not.  Then the newer
+ *    one is a branch inside the function just called (a conditional branch
+ *    at the entry of a small function near its call site, e.g. recursion)
+ *    and is not a potential call at all; otherwise (lr loaded by hand, then
+ *    a conditional branch, then BX) the later transfer is the call.
  *
  * lr/sp are r14/r13 for A32/T32 instructions and x30/xsp for A64 (the
  * execution state of the branch instruction decides).  A register with any

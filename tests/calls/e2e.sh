@@ -250,6 +250,26 @@ TRACE
 	rm -f "$work/w32.$$.tarmac"
 }
 
+case_cbnz_entry() {
+	# tests/calls/data/cbnz-entry.tarmac: a recursive A64 function at
+	# 0x1000, called from 0x1024, that starts with CBNZ (taken while n > 0).
+	# Each taken CBNZ comes one instruction after a BL, with that BL's lr
+	# 36 or 16 bytes from its natural return: by the lr rules alone it is a
+	# potential call with the same lr and sp as the BL.  The BL wrote lr
+	# itself and the CBNZ did not, so the BL keeps it: every activation
+	# starts at 0x1000 (the function's entry), none at 0x1008.  Nested
+	# three deep: main's call, then two recursive ones; each returns to the
+	# instruction after its BL (0x1028, 0x1014, 0x1014).
+	out=$("$bin" calltree --no-index "$here/data/cbnz-entry.tarmac")
+	same cbnz-entry.calltree "$out" "o t:1 l:3 pc:0x1020 - t:17 l:39 pc:0x1028 :
+  - t:2 l:5 pc:0x1024 - t:17 l:39 pc:0x1028
+    o t:3 l:7 pc:0x1000 - t:16 l:38 pc:0x1018 :
+      - t:6 l:14 pc:0x1010 - t:15 l:33 pc:0x1014
+        o t:7 l:16 pc:0x1000 - t:14 l:32 pc:0x1018 :
+          - t:10 l:23 pc:0x1010 - t:13 l:27 pc:0x1014
+            o t:11 l:25 pc:0x1000 - t:12 l:26 pc:0x1004 :"
+}
+
 case_flamegraph_oom_output() {
 	# A failed flamegraph -o must not leave a half-written FILE: 5000-deep
 	# recursion makes folded lines of up to 35 kB, 90 MB of them, which a
