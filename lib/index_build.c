@@ -374,6 +374,12 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	}
 
 	const char *tpath = tk_source_path(src);
+	/* Identify the trace as it is *before* it is read: if it changes while
+	 * it is being indexed (a simulator still writing it), the index
+	 * describes older contents than a stat taken at the end would claim,
+	 * and must not be reused as up to date. */
+	struct stat st;
+	bool have_st = stat(tpath, &st) == 0 && S_ISREG(st.st_mode);
 	if ((err = tk_ixw_begin(w, TK_SEC_TRACEPATH)) ||
 	    (err = tk_ixw_write(w, tpath, strlen(tpath))) || (err = tk_ixw_end(w)))
 		goto out;
@@ -444,11 +450,12 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	tk_put32(hdr + TK_H_VERSION, TK_INDEX_FORMAT_VERSION);
 	tk_put32(hdr + TK_H_FLAGS, (opts->big_endian ? TK_HF_BIG_ENDIAN : 0) |
 				   (opts->implicit_thumb ? TK_HF_IMPLICIT_THUMB : 0));
-	struct stat st;
-	if (stat(tpath, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (have_st) {
 		tk_put64(hdr + TK_H_TRACE_SIZE, (uint64_t)st.st_size);
 		tk_put64(hdr + TK_H_TRACE_MTIME, (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
 							 (uint64_t)st.st_mtim.tv_nsec);
+		tk_put64(hdr + TK_H_TRACE_CTIME, (uint64_t)st.st_ctim.tv_sec * 1000000000ull +
+							 (uint64_t)st.st_ctim.tv_nsec);
 	}
 	tk_put64(hdr + TK_H_LINES, b->lines);
 	tk_put64(hdr + TK_H_INSNS, b->ninsn);

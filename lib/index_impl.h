@@ -49,6 +49,7 @@ enum {
 	TK_H_CHUNK_SIZE = 148,	/* u32: 64 */
 	TK_H_PAGE_EVENTS = 152,	/* u32: M */
 	TK_H_NREGS = 156,	/* u32: TK_REG_COUNT when built */
+	TK_H_TRACE_CTIME = 160,	/* u64: status change time of the trace, ns (v2) */
 };
 
 enum {
@@ -249,7 +250,7 @@ struct tk_index {
 	bool owns_map;
 
 	uint32_t flags;
-	uint64_t trace_size, trace_mtime_ns, build_ms, lines, ninsn;
+	uint64_t trace_size, trace_mtime_ns, trace_ctime_ns, build_ms, lines, ninsn;
 	uint64_t ncalls_hdr, reg_updates, mem_accesses, mem_touched, mem_known;
 	uint64_t semihost;
 	uint64_t regseen[3];

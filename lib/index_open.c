@@ -5,8 +5,8 @@
  * the log callback, build it if needed, and open it.  An index is reused
  * when it passes every check of tk_index_load (magic, version, checksums,
  * complete), was built with the same trace-interpretation options, and the
- * trace has not changed since (same size and modification time, to the
- * nanosecond, as recorded in the index).
+ * trace has not changed since (same size, modification time and status
+ * change time, to the nanosecond, as recorded in the index).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -38,6 +38,11 @@ static uint64_t mtime_ns(const struct stat *st)
 	return (uint64_t)st->st_mtim.tv_sec * 1000000000ull + (uint64_t)st->st_mtim.tv_nsec;
 }
 
+static uint64_t ctime_ns(const struct stat *st)
+{
+	return (uint64_t)st->st_ctim.tv_sec * 1000000000ull + (uint64_t)st->st_ctim.tv_nsec;
+}
+
 /* Why an opened index does not describe the trace as it is now, or NULL. */
 static const char *stale_reason(const tk_index *idx, const struct stat *trace,
 				const char *index_path, const tk_index_opts *o)
@@ -50,6 +55,13 @@ static const char *stale_reason(const tk_index *idx, const struct stat *trace,
 		return "the trace's size differs from when it was indexed";
 	if (mtime_ns(trace) != idx->trace_mtime_ns)
 		return "the trace was modified since it was indexed";
+	/* A trace replaced by another file of the same size with its
+	 * modification time put back (touch -d, cp -p, a rewrite within the
+	 * file system's time granularity) keeps size and mtime, but not the
+	 * status change time, which no user can set.  (chmod, ln and mv of the
+	 * trace change it too: a needless rebuild, never a wrong answer.) */
+	if (ctime_ns(trace) != idx->trace_ctime_ns)
+		return "the trace was replaced or its status changed since it was indexed";
 	if (!(idx->flags & TK_HF_BIG_ENDIAN) != !o->big_endian)
 		return o->big_endian ? "the index was built little-endian (--li), not --bi"
 				     : "the index was built big-endian (--bi), not --li";

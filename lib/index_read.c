@@ -94,6 +94,7 @@ static int check(tk_index *idx)
 
 	idx->trace_size = tk_get64(h + TK_H_TRACE_SIZE);
 	idx->trace_mtime_ns = tk_get64(h + TK_H_TRACE_MTIME);
+	idx->trace_ctime_ns = tk_get64(h + TK_H_TRACE_CTIME);
 	idx->build_ms = tk_get64(h + TK_H_BUILD_MS);
 	idx->lines = tk_get64(h + TK_H_LINES);
 	idx->ninsn = tk_get64(h + TK_H_INSNS);

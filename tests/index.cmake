@@ -11,7 +11,7 @@ target_link_libraries(test_index PRIVATE tracekit)
 set(TK_INDEX_WORK ${CMAKE_CURRENT_BINARY_DIR}/index-tests)
 file(MAKE_DIRECTORY ${TK_INDEX_WORK})
 
-foreach(case regs mem semihost indextest quicksort consistency synthetic)
+foreach(case regs mem semihost indextest quicksort consistency synthetic stale)
   add_test(NAME index.${case}
            COMMAND test_index ${case} ${CMAKE_SOURCE_DIR}/tests/index ${TK_TRACES} ${TK_INDEX_WORK})
 endforeach()
@@ -37,14 +37,14 @@ file(MAKE_DIRECTORY ${TK_INDEX_WORK}/smallbuf)
 add_test(NAME index.consistency-big
          COMMAND sh -c "'${TK_SHARED_DIR}/bench/make-big-trace' 12 > '${TK_INDEX_WORK}/big.tarmac' && '$<TARGET_FILE:test_index>' consistency-big '${CMAKE_SOURCE_DIR}/tests/index' '${TK_INDEX_WORK}' '${TK_INDEX_WORK}'")
 
-foreach(case summary dump regs mem history semihost quicksort calls)
+foreach(case summary dump regs mem history ranges semihost quicksort calls)
   add_test(NAME index.cli.${case}
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/index/dump.sh ${case})
   set_tests_properties(index.cli.${case} PROPERTIES ENVIRONMENT
     "TK_BIN=${TK_BIN};TK_TRACES=${TK_TRACES};TK_TESTS=${CMAKE_SOURCE_DIR}/tests/index;TK_WORK=${TK_INDEX_WORK}/cli-${case}")
 endforeach()
 
-foreach(case reuse stale corrupt truncated version options no-index only-index force
+foreach(case reuse stale replaced corrupt truncated version options no-index only-index force
              index-path atomic concurrent)
   add_test(NAME index.lifecycle.${case}
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/index/lifecycle.sh ${case})

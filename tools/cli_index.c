@@ -127,7 +127,12 @@ int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 	if (!need && (rc == TK_ERR_NOTFOUND || (cli->no_index && rc != TK_ERR_OPEN &&
 						rc != TK_ERR_ISDIR)))
 		return 1;	/* no usable index: the caller streams */
-	const char *ipath = cli->index ? cli->index : "TRACE.index";
+	char defpath[4096];
+	const char *ipath = cli->index;
+	if (!ipath) {	/* the default, as tk_index_open makes it */
+		snprintf(defpath, sizeof defpath, "%s.index", cli->trace);
+		ipath = defpath;
+	}
 	switch (rc) {
 	case TK_ERR_OPEN:
 		tk_cli_error(cli, "%s: %s", cli->trace, strerror(errno ? errno : ENOENT));

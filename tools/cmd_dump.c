@@ -154,6 +154,8 @@ static int q_mem(uint64_t pos, uint64_t addr, uint64_t len)
 {
 	if (len > (1u << 24))
 		return fail("%s: length too large", "mem");
+	if (len && addr + len - 1 < addr)
+		return fail("%s: range past the top of the address space", "mem");
 	uint8_t *v = malloc(len ? len : 1), *k = malloc(len ? len : 1);
 	if (!v || !k || tk_index_mem(idx, pos, addr, len, v, k)) {
 		free(v);
@@ -204,6 +206,12 @@ static int parse_wq(char **args, int n, uint64_t pos, wq *q)
 		q->len = 1;
 		if (!parse_num(args[1], &q->addr) || (n == 3 && !parse_num(args[2], &q->len)))
 			return fail("bad address or length in '%s' query", "mem");
+		/* The library rejects these with TK_ERR_INVAL, which history
+		 * would print as "never written" and the write queries as a
+		 * silent failure. */
+		if (!q->len || q->addr + q->len - 1 < q->addr)
+			return fail("%s: empty range, or range past the top of the address space",
+				    "mem");
 		return 0;
 	}
 	return fail("expected 'reg NAME' or 'mem ADDR [LEN]'%s", "");

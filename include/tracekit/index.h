@@ -63,7 +63,7 @@ extern "C" {
 
 /* The version of the index file format written and read by this library.
  * A file of another version is rebuilt. */
-#define TK_INDEX_FORMAT_VERSION 1
+#define TK_INDEX_FORMAT_VERSION 2
 
 /* "No position": a root call's call/resume, and other absent positions. */
 #define TK_POS_NONE UINT64_MAX
@@ -78,9 +78,9 @@ typedef struct tk_index tk_index;
 typedef enum tk_index_mode {
 	/* Reuse the file if it is valid (checksums, complete), of this format
 	 * version, built with the same big_endian / implicit_thumb, and the
-	 * trace still has the size and modification time recorded in it (any
-	 * change of either, to an older time too, means it was rewritten);
-	 * otherwise build it. */
+	 * trace still has the size, modification time and status change time
+	 * recorded in it (any change of one, to an older time too, means it
+	 * was rewritten or replaced); otherwise build it. */
 	TK_INDEX_AUTO = 0,
 	/* Always build (--force-index). */
 	TK_INDEX_FORCE,

@@ -32,6 +32,20 @@ expect() {
 	fi
 }
 
+# expect_error MESSAGE CMD...: CMD must fail with exit status 2 (a usage
+# error), print nothing and say MESSAGE on standard error.
+expect_error() {
+	want=$1
+	shift
+	got=$("$@" 2>"$TK_WORK/stderr")
+	status=$?
+	if [ $status != 2 ] || [ -n "$got" ] || ! grep -q "$want" "$TK_WORK/stderr"; then
+		echo "FAILED (expected error '$want', status 2): $*"
+		echo "status $status, stdout '$got', stderr: $(cat "$TK_WORK/stderr")"
+		fail=1
+	fi
+}
+
 # dump TRACE QUERY...: with the index in the work directory.
 dump() {
 	t=$1
@@ -130,6 +144,21 @@ pos 5 line 12 time 6 pc 0x1014" dump "$R" history reg w1
 	expect "pos 4 line 10 time 5 pc 0x1010" dump "$R" prev-write reg 11 v1
 	expect "pos 6 line 14 time 7 pc 0x1018" dump "$R" next-write reg 1 s2
 	expect "pos 0 line 2 time 1 pc 0x1000" dump "$R" prev-write reg 1 x0
+	;;
+ranges)
+	# Empty ranges and ranges past 2^64 are errors, not "never written"
+	# (history used to print nothing and succeed) or a silent failure.
+	M=$T/mem-le.tarmac
+	expect_error "empty range" dump "$M" history mem 0x2000 0
+	expect_error "past the top" dump "$M" history mem 0xffffffffffffffff 2
+	expect_error "empty range" dump "$M" prev-write mem 12 0x2000 0
+	expect_error "past the top" dump "$M" next-write mem 12 0xfffffffffffffff0 17
+	expect_error "past the top" dump "$M" mem end 0xfffffffffffffff0 17
+	# a range ending exactly at 2^64 is fine
+	expect "fffffffffffffff0: ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ?? ??" \
+		dump "$M" mem end 0xfffffffffffffff0 16
+	expect "" dump "$M" history mem 0xffffffffffffffff 1
+	expect "none" dump "$M" prev-write mem end 0xfffffffffffffff0 16
 	;;
 semihost)
 	S=$T/semihost-a64.tarmac

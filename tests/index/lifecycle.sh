@@ -86,6 +86,27 @@ stale)
 	has "rebuilding index trace.tarmac.index: the trace's size differs from when it was indexed"
 	answers
 	;;
+replaced)
+	# Another trace of the same size put in place, its modification time
+	# set back to the old one (to the nanosecond): the first read of 0x80fc
+	# (line 193) shows 0x99 instead of 0x74.  Size and mtime agree; only
+	# the status change time shows the replacement.
+	run_v
+	got=$("$TK_BIN" dump -q trace.tarmac mem '#0' 0x80fc 1)
+	[ "$got" = "80fc: 74" ] || bad "before: '$got'"
+	old=$(stat -c %y trace.tarmac)
+	sed '193s/MR1 000080fc:0000000080fc 74$/MR1 000080fc:0000000080fc 99/' trace.tarmac > new.tarmac
+	cmp -s trace.tarmac new.tarmac && bad "the replacement is identical"
+	mv new.tarmac trace.tarmac
+	touch -d "$old" trace.tarmac
+	[ "$(stat -c %y trace.tarmac)" = "$old" ] || bad "mtime not restored"
+	run_v
+	has "rebuilding index trace.tarmac.index: the trace was replaced or its status changed since it was indexed"
+	got=$("$TK_BIN" dump -q --no-index trace.tarmac mem '#0' 0x80fc 1)
+	[ "$got" = "80fc: 99" ] || bad "after: '$got'"
+	run_v
+	has "reusing"
+	;;
 corrupt)
 	run_v
 	size=$(stat -c %s $IDX)
@@ -140,7 +161,7 @@ options)
 no-index)
 	# no index: a command that needs one fails, and says why
 	"$TK_BIN" dump -v --no-index trace.tarmac pos 1 >/dev/null 2>err.txt && bad "dump without index succeeded"
-	grep -q "no index for trace.tarmac" err.txt || bad "message: $(cat err.txt)"
+	grep -q "no index for trace.tarmac (trace.tarmac.index)" err.txt || bad "message: $(cat err.txt)"
 	[ -f "$IDX" ] && bad "--no-index built an index"
 	run_v
 	touch -d "@$(($(date +%s) + 5))" trace.tarmac

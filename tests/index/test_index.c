@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 
 #include "source_impl.h"
 #include "tracekit/calls.h"
@@ -661,6 +663,127 @@ static void test_synthetic(void)
 	tk_index_free(idx);
 }
 
+/* ---- the trace changes while, or after, it is indexed ---- */
+
+/* A Tarmac source that, when it reaches the end of the file, appends one
+ * more instruction to it (a simulator still writing the trace) and then
+ * reports the end: the index holds the contents read, not the new ones. */
+typedef struct growing {
+	tk_source base;
+	tk_source *inner;
+	bool appended;
+} growing;
+
+static int growing_next(tk_source *s, tk_event *ev)
+{
+	growing *g = (growing *)s;
+	int r = tk_source_next(g->inner, ev);
+	if (r == 0 && !g->appended) {
+		FILE *fp = fopen(tk_source_path(s), "a");
+		CHECK(fp != NULL);
+		if (fp) {
+			fputs("12 clk IT (12) 0000102c d503201f O EL3h_s : NOP\n", fp);
+			fclose(fp);
+		}
+		g->appended = true;
+	}
+	return r;
+}
+
+static void growing_free(tk_source *s)
+{
+	tk_source_free(((growing *)s)->inner);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	CHECK(in && out);
+	char buf[4096];
+	size_t n;
+	while (in && out && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, out);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+}
+
+static int open_auto(const char *trace, const char *ipath, tk_index **idx)
+{
+	tk_index_opts o;
+	tk_index_opts_init(&o);
+	o.index_path = ipath;
+	return tk_index_open(trace, &o, idx);
+}
+
+static void test_stale(void)
+{
+	char src[1024], trace[1024], ipath[1024];
+	snprintf(src, sizeof src, "%s/regs-a64.tarmac", testdir);
+	snprintf(trace, sizeof trace, "%s/stale.tarmac", workdir);
+	snprintf(ipath, sizeof ipath, "%s/stale.tarmac.index", workdir);
+	tk_index *idx;
+	uint64_t q;
+
+	/* 1. Lines appended after the reader met the end of the trace, but
+	 * before the index was finished: the index (11 instructions) must not
+	 * be taken for an index of the longer trace (12). */
+	copy_file(src, trace);
+	growing *g = calloc(1, sizeof *g);
+	static const tk_source_ops ops = {"growing", growing_next, growing_free};
+	CHECK(tk_tarmac_open(trace, NULL, &g->inner) == 0);
+	tk_source_init(&g->base, &ops, trace, NULL, NULL);
+	CHECK(tk_index_build(&g->base, ipath, NULL) == 0);
+	tk_source_free(&g->base);
+	CHECK(tk_index_load(ipath, &idx) == 0);
+	CHECK_EQ(tk_index_count(idx), 11);
+	tk_index_free(idx);
+	CHECK_EQ(open_auto(trace, ipath, &idx), TK_INDEX_BUILT);
+	CHECK_EQ(tk_index_count(idx), 12);
+	CHECK(tk_index_find_pc(idx, TK_POS_NONE, 0x102c, true, &q) == 0 && q == 11);
+	tk_index_free(idx);
+	CHECK_EQ(open_auto(trace, ipath, &idx), TK_INDEX_REUSED);
+	tk_index_free(idx);
+
+	/* 2. The trace replaced by another of the same size, its modification
+	 * time put back: x1 = 0x1234 becomes 0x1235 at position 5. */
+	copy_file(src, trace);
+	CHECK_EQ(open_auto(trace, ipath, &idx), TK_INDEX_BUILT);
+	tk_reg_view x1 = {TK_REG_X0 + 1, 0, 8};
+	uint8_t v[8], k[8];
+	CHECK(tk_index_reg(idx, 5, x1, v, k) == 0 && k[0] && v[0] == 0x34);
+	tk_index_free(idx);
+	struct stat st;
+	CHECK(stat(trace, &st) == 0);
+	char other[1024];
+	snprintf(other, sizeof other, "%s/stale.tarmac.new", workdir);
+	FILE *in = fopen(src, "rb"), *out = fopen(other, "wb");
+	CHECK(in && out);
+	char line[256];
+	while (in && out && fgets(line, sizeof line, in)) {
+		char *x = strstr(line, "R X1 0000000000001234");
+		if (x)
+			x[20] = '5';
+		fputs(line, out);
+	}
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	CHECK(rename(other, trace) == 0);
+	struct timespec times[2] = {st.st_atim, st.st_mtim};
+	CHECK(utimensat(AT_FDCWD, trace, times, 0) == 0);
+	struct stat st2;
+	CHECK(stat(trace, &st2) == 0 && st2.st_size == st.st_size &&
+	      st2.st_mtim.tv_sec == st.st_mtim.tv_sec && st2.st_mtim.tv_nsec == st.st_mtim.tv_nsec);
+	CHECK_EQ(open_auto(trace, ipath, &idx), TK_INDEX_BUILT);
+	CHECK(tk_index_reg(idx, 5, x1, v, k) == 0 && k[0] && v[0] == 0x35);
+	tk_index_free(idx);
+	CHECK_EQ(open_auto(trace, ipath, &idx), TK_INDEX_REUSED);
+	tk_index_free(idx);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 5) {
@@ -690,6 +813,8 @@ int main(int argc, char **argv)
 		test_consistency("big.tarmac");
 	else if (!strcmp(c, "synthetic"))
 		test_synthetic();
+	else if (!strcmp(c, "stale"))
+		test_stale();
 	else {
 		fprintf(stderr, "unknown case %s\n", c);
 		return 2;
