@@ -64,7 +64,7 @@ sed -n "1,$((m))p" "$SCREEN_FILE" | tail -6 | grep -Eq 'MW1 000080f[c-f]' || fai
 keys 1
 wait_for 'time [0-9]+  [0-9]+/2044'
 keys d
-wait_for 'Go to line:'
+wait_for 'Compare with line:'
 type_text 175
 keys Enter
 wait_for '\[changes since line 175\]'

@@ -39,7 +39,10 @@ for i in $(seq 100); do [ "$(row_of '^ Core registers')" = $((row - 1)) ] && bre
 [ "$(row_of '^ Core registers')" = $((row - 1)) ] || fail "> did not grow the pane"
 
 # l locks the register pane to a line; the trace moves on, the pane stays.
-goto_line 175
+keys l
+wait_for 'Lock the pane to line:'
+type_text 175
+keys Enter
 wait_for 'locked: line 175, time 9\]'
 wait_for 'x30 +0000000000008024'
 keys Tab
@@ -54,7 +57,7 @@ wait_for 'x30 +0000000000000000'
 keys C-l
 wait_for 'locked: line 157, time 1\]'
 keys t
-wait_for 'Go to time:'
+wait_for 'Lock the pane to time:'
 type_text 2044
 keys Enter
 wait_for 'locked: line 4321, time 2044\]'

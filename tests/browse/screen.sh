@@ -3,7 +3,7 @@
 # and to a huge one, and a monochrome terminal (vt100).
 . "$(dirname "$0")/lib.sh" screen
 start 40 12 "$TK_TRACES/quicksort.tarmac"
-wait_for '^ Trace: quicksort.tarmac'
+wait_for '^ Trace: quicks.* 1/2044'
 wait_for '^ Core registers'
 wait_for '^x0 +0000000000100000'
 [ -n "$(marker_row)" ] || fail "no marker on a 40x12 screen"
@@ -19,7 +19,7 @@ wait_for 'help \(1/'
 keys Escape
 wait_for '^ Trace: '
 
-# Grow: the status line shows the position again and every pane fits.
+# Grow: every pane fits again.
 tmux -L "$SOCK" resize-window -t main -x 200 -y 60
 wait_for 'line 161  time 3  3/2044'
 wait_for '^ Memory: sp'

@@ -123,9 +123,12 @@ bool tkb_prompt(tkb *b, const char *question, char *buf, size_t size);
 /* Prompt for an expression and evaluate it (registers at pos, symbols). */
 bool tkb_prompt_value(tkb *b, const char *question, uint64_t pos, uint64_t *value,
 		      char *text, size_t size);
-/* Prompt for a line number or time and turn it into a position. */
-bool tkb_prompt_line_pos(tkb *b, uint64_t *pos);
-bool tkb_prompt_time_pos(tkb *b, uint64_t *pos);
+/* Prompt for a line number or time and turn it into the position just
+ * after the instruction there.  Return 1 with *pos set; 0 if cancelled or
+ * invalid (a message says why); -1 if nothing was typed (also with a
+ * message, which a caller giving empty input a meaning replaces). */
+int tkb_prompt_line_pos(tkb *b, const char *question, uint64_t *pos);
+int tkb_prompt_time_pos(tkb *b, const char *question, uint64_t *pos);
 
 /* help.c: the help screen of a pane kind. */
 void tkb_help(tkb *b, tkb_pane_kind kind);

@@ -230,12 +230,25 @@ int tk_cmd_browse(int argc, char **argv)
 		rc = bench(&b, bench_keys, t_start, t_index);
 		goto out;
 	}
-	if (!newterm(NULL, stdout, stdin)) {
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
 		const char *term = getenv("TERM");
 		if (term && *term)
 			tk_cli_error(&cli, "cannot use the terminal: TERM=%s is not a known terminal type", term);
 		else
 			tk_cli_error(&cli, "cannot use the terminal: TERM is not set");
+		goto out;
+	}
+	/* ncurses accepts terminals that cannot move the cursor (TERM=dumb,
+	 * e.g. in an editor's shell buffer) and then prints every screen as
+	 * one long line: refuse them plainly instead. */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (const char *)-1) {
+		endwin();
+		delscreen(scr);
+		const char *term = getenv("TERM");
+		tk_cli_error(&cli, "cannot use the terminal: TERM=%s cannot move the cursor; the browser "
+			     "needs a screen terminal (xterm, screen, tmux, vt100...)", term ? term : "");
 		goto out;
 	}
 	start_curses(&b);

@@ -22,8 +22,14 @@ void tkb_key(tkb *b, int key)
 	if (key != TKB_CTRL('L'))
 		b->lcycle = 0;
 	switch (key) {
-	case ERR:
 	case KEY_RESIZE:
+		/* The old marker row means little in a pane of another height
+		 * (on a shrink it would sit on the last row, hiding what comes
+		 * next): centre it again. */
+		b->recentre = -1;
+		tkb_layout(b);
+		return;
+	case ERR:
 		tkb_layout(b);
 		return;
 	case '\t':

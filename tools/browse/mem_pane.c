@@ -228,9 +228,16 @@ bool tkb_mem_key(tkb *b, tkb_pane *p, int key)
 		return true;
 	case 'd': {
 		uint64_t dpos;
-		if (tkb_prompt_line_pos(b, &dpos)) {
+		int r = tkb_prompt_line_pos(b, p->diff_set ? "Compare with line (empty: the last move): "
+							   : "Compare with line: ", &dpos);
+		if (r > 0) {
 			p->diff_set = true;
 			p->diff_pos = dpos;
+		} else if (r < 0 && p->diff_set) {
+			/* Empty input: back to highlighting what the last move
+			 * changed; otherwise a pane could never get it back. */
+			p->diff_set = false;
+			tkb_message(b, "highlighting the changes of the last move again");
 		}
 		return true;
 	}

@@ -283,7 +283,10 @@ void tkb_prev_write_reg(tkb *b, tk_reg_view view, uint64_t before)
 void tkb_prev_write_mem(tkb *b, uint64_t addr, uint64_t len, uint64_t before)
 {
 	char what[64];
-	snprintf(what, sizeof what, "0x%" PRIx64 "..0x%" PRIx64, addr, addr + len - 1);
+	if (len == 1)
+		snprintf(what, sizeof what, "memory at 0x%" PRIx64, addr);
+	else
+		snprintf(what, sizeof what, "memory 0x%" PRIx64 "..0x%" PRIx64, addr, addr + len - 1);
 	jump_to_write(b, before == 0 ? TKB_NO_POS : tkb_model_mem_prev_write(b->model, before, addr, len), what);
 }
 #endif

@@ -5,6 +5,7 @@
  */
 #ifdef TK_HAVE_CURSES
 #include <ctype.h>
+#include <errno.h>
 #include <curses.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ bool tkb_prompt(tkb *b, const char *question, char *buf, size_t size)
 			}
 			break;
 		case KEY_RESIZE:
+			b->recentre = -1;	/* as in tkb_key */
 			tkb_redraw(b);
 			break;
 		case '\r':
@@ -157,52 +159,105 @@ bool tkb_prompt_value(tkb *b, const char *question, uint64_t pos, uint64_t *valu
 	return true;
 }
 
-static bool read_u64(tkb *b, const char *question, uint64_t *v)
+/* Read a decimal (or 0x hex) number.  Returns 1 with *v set, 0 if
+ * cancelled or not a number (with a message), -1 if nothing was typed. */
+static int read_u64(tkb *b, const char *question, const char *what, uint64_t *v)
 {
 	char buf[64], *end;
 	if (!tkb_prompt(b, question, buf, sizeof buf))
-		return false;
+		return 0;
 	char *s = buf;
 	while (*s == ' ')
 		s++;
+	if (!*s)
+		return -1;
+	if (*s == '-') {
+		tkb_message(b, "%s numbers cannot be negative: '%s'", what, buf);
+		return 0;
+	}
 	if (!isdigit((unsigned char)*s)) {
 		tkb_message(b, "not a number: '%s'", buf);
-		return false;
+		return 0;
 	}
-	*v = strtoull(s, &end, 0);
+	/* Decimal, or hex with 0x; not octal: "010" is line 10. */
+	errno = 0;
+	*v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 	while (*end == ' ')
 		end++;
 	if (*end) {
 		tkb_message(b, "not a number: '%s'", buf);
-		return false;
+		return 0;
 	}
-	return true;
+	/* strtoull saturates: say so rather than look up 2^64-1. */
+	if (errno == ERANGE) {
+		tkb_message(b, "number too large: '%s'", s);
+		return 0;
+	}
+	return 1;
 }
 
-/* Prompt for a number, turn it into an instruction with find, and give
- * the position just after that instruction. */
-static bool prompt_pos(tkb *b, const char *question, const char *what,
-		       uint64_t (*find)(const tkb_model *, uint64_t), uint64_t *pos)
+/* The last line of the trace: the last instruction's line plus the lines
+ * of its block (trailing text lines included). */
+static uint64_t last_line(const tkb *b, tk_tpos *last)
+{
+	uint64_t s, e;
+	tkb_model_insn(b->model, b->ninsns - 1, last);
+	tkb_model_block(b->model, b->ninsns - 1, &s, &e);
+	if (e > b->file.size)
+		e = b->file.size;
+	uint64_t n = tkb_count_lines(&b->file, s, e);
+	return last->line + (n ? n - 1 : 0);
+}
+
+int tkb_prompt_line_pos(tkb *b, const char *question, uint64_t *pos)
 {
 	uint64_t v;
-	if (!read_u64(b, question, &v))
-		return false;
-	uint64_t insn = find(b->model, v);
+	int r = read_u64(b, question, "line", &v);
+	if (r <= 0) {
+		if (r < 0)
+			tkb_message(b, "no line number given");
+		return r;
+	}
+	if (v == 0) {
+		tkb_message(b, "line numbers start at 1");
+		return 0;
+	}
+	uint64_t insn = tkb_model_insn_for_line(b->model, v);
 	if (insn == TKB_NO_POS) {
-		tkb_message(b, "no instruction at %s %" PRIu64, what, v);
-		return false;
+		tk_tpos last;
+		if (!b->ninsns)
+			tkb_message(b, "no instruction at line %" PRIu64 ": the trace has no instructions", v);
+		else
+			tkb_message(b, "line %" PRIu64 " is past the end of the trace (last line %" PRIu64 ")",
+				    v, last_line(b, &last));
+		return 0;
 	}
 	*pos = insn + 1;
-	return true;
+	return 1;
 }
 
-bool tkb_prompt_line_pos(tkb *b, uint64_t *pos)
+int tkb_prompt_time_pos(tkb *b, const char *question, uint64_t *pos)
 {
-	return prompt_pos(b, "Go to line: ", "line", tkb_model_insn_for_line, pos);
-}
-
-bool tkb_prompt_time_pos(tkb *b, uint64_t *pos)
-{
-	return prompt_pos(b, "Go to time: ", "or after time", tkb_model_insn_for_time, pos);
+	uint64_t v;
+	int r = read_u64(b, question, "time", &v);
+	if (r <= 0) {
+		if (r < 0)
+			tkb_message(b, "no time given");
+		return r;
+	}
+	uint64_t insn = tkb_model_insn_for_time(b->model, v);
+	if (insn == TKB_NO_POS) {
+		tk_tpos last;
+		if (!b->ninsns)
+			tkb_message(b, "no instruction at time %" PRIu64 ": the trace has no instructions", v);
+		else {
+			tkb_model_insn(b->model, b->ninsns - 1, &last);
+			tkb_message(b, "no instruction at or after time %" PRIu64 " (the trace ends at time %" PRIu64 ")",
+				    v, last.time);
+		}
+		return 0;
+	}
+	*pos = insn + 1;
+	return 1;
 }
 #endif

@@ -300,13 +300,13 @@ bool tkb_lock_key(tkb *b, tkb_pane *p, int key)
 	uint64_t pos;
 	switch (key) {
 	case 'l':
-		if (tkb_prompt_line_pos(b, &pos)) {
+		if (tkb_prompt_line_pos(b, "Lock the pane to line: ", &pos) > 0) {
 			p->locked = true;
 			p->lock_pos = pos;
 		}
 		return true;
 	case 't':
-		if (tkb_prompt_time_pos(b, &pos)) {
+		if (tkb_prompt_time_pos(b, "Lock the pane to time: ", &pos) > 0) {
 			p->locked = true;
 			p->lock_pos = pos;
 		}
@@ -322,15 +322,22 @@ bool tkb_lock_key(tkb *b, tkb_pane *p, int key)
 		}
 		return true;
 	case '<':
-		p->want = (p->want ? p->want : p->height) - 1;
+	case '>': {
+		/* From the height the pane has now, not the one asked for:
+		 * after a '>' with no room left (or a smaller terminal) the
+		 * wish can be far above it, and '<' would seem dead. */
+		int old = p->height;
+		p->want = old + (key == '>' ? 1 : -1);
 		if (p->want < 2)
 			p->want = 2;
+		tkb_layout(b);
+		if (p->height < p->want)
+			p->want = p->height;	/* keep the wish what fits */
+		if (p->height == old)
+			tkb_message(b, key == '>' ? "no room to make the pane taller"
+						  : "the pane is as short as it can be");
 		return true;
-	case '>':
-		p->want = (p->want ? p->want : p->height) + 1;
-		if (p->want > LINES - 1)
-			p->want = LINES - 1;
-		return true;
+	}
 	}
 	return false;
 }

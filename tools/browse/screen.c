@@ -81,9 +81,15 @@ void tkb_status_line(tkb *b, const tkb_pane *p, const char *left, const char *ri
 	attrset(a);
 	mvhline(y, 0, ' ', COLS);
 	int ll = (int)strlen(left), rl = right ? (int)strlen(right) : 0;
-	tkb_put(y, 0, COLS, a, left, ll);
-	if (rl && ll + 1 + rl <= COLS)
+	/* On a narrow screen the right part (the trace position, the
+	 * address under the cursor) matters more than the end of the title:
+	 * cut the title short instead of dropping it. */
+	if (rl && rl + 1 < COLS) {
+		tkb_put(y, 0, COLS - rl - 1, a, left, ll);
 		tkb_put(y, COLS - rl, COLS, a, right, rl);
+	} else {
+		tkb_put(y, 0, COLS, a, left, ll);
+	}
 	attrset(A_NORMAL);
 }
 

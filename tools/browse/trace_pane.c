@@ -279,11 +279,11 @@ bool tkb_trace_key(tkb *b, tkb_pane *p, int key)
 	case '-': case '_': case '+': case '=': case '[': case ']': case '{': case '}':
 		return tkb_fold_key(b, key);
 	case 'l':
-		if (tkb_prompt_line_pos(b, &v))
+		if (tkb_prompt_line_pos(b, "Go to line: ", &v) > 0)
 			tkb_jump_after(b, v - 1);
 		return true;
 	case 't':
-		if (tkb_prompt_time_pos(b, &v))
+		if (tkb_prompt_time_pos(b, "Go to time: ", &v) > 0)
 			tkb_jump_after(b, v - 1);
 		return true;
 	case 'p':
