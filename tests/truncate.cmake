@@ -66,6 +66,51 @@ tk_truncate_test(big-loop-then-end ${TK_TRUNC_OUT}/loop-then-end.tarmac all
 set_tests_properties(truncate.big-loop truncate.big-loop-then-end PROPERTIES
   FIXTURES_REQUIRED tk_loop_traces)
 
+# Traces of hung simulations killed in the middle of writing their last
+# line (no newline at the end; made by tests/truncate/make-half-line-traces.sh,
+# see there): the unterminated last line is left out of the detection, so a
+# loop before it is cut as usual (the half line is dropped), and a trace
+# whose complete lines do not end in a loop is copied byte for byte, half
+# line included.  A complete last line is a line like any other.
+set(TK_HALF ${TK_TRUNC_OUT}/half)
+add_test(NAME truncate.make-half-line-traces
+  COMMAND sh ${TK_TRUNC_DIR}/make-half-line-traces.sh ${TK_TRACES}
+          ${TK_TRUNC_OUT}/loop-after-calculator.tarmac ${TK_HALF})
+set_tests_properties(truncate.make-half-line-traces PROPERTIES
+  FIXTURES_SETUP tk_half_traces FIXTURES_REQUIRED tk_loop_traces)
+# 10 NOPs, then ADD r0 / R r0 / CMP / B from line 11 (the first instruction):
+# two rounds end at line 18, B (3005); the half line "3020 ... eaf" is dropped.
+set(TK_HANG_LAST "3005 clk IT (3005) 00003008 eafffffc A svc_s : B        {pc}-8 ; 0x3000")
+tk_truncate_test(half-hang-killed ${TK_HALF}/hang-killed.tarmac 18 "${TK_HANG_LAST}")
+# The same, with the last line complete (and continuing the loop): as before.
+tk_truncate_test(half-hang-complete ${TK_HALF}/hang-complete.tarmac 18 "${TK_HANG_LAST}")
+# The half line with a newline is a complete line breaking the loop: unchanged.
+tk_truncate_test(half-hang-odd-last ${TK_HALF}/hang-odd-last.tarmac all
+  "3020 clk IT (3020) 00003008 eaf")
+# CRLF line ends, the half line bare or ending in CR without LF.
+tk_truncate_test(half-hang-crlf ${TK_HALF}/hang-crlf.tarmac 18 "${TK_HANG_LAST}")
+tk_truncate_test(half-hang-crlf-cr ${TK_HALF}/hang-crlf-cr.tarmac 18 "${TK_HANG_LAST}")
+# loop.tarmac (cut at line 6) then a half line, short or of 2.5 MB.
+tk_truncate_test(half-loop ${TK_HALF}/loop-half.tarmac 6
+  "4000000 ps IT (4) 000200b8 eafffffd A svc_s : B        {pc}-4 ; 0x200b4")
+tk_truncate_test(half-loop-long ${TK_HALF}/loop-long-half.tarmac 6
+  "4000000 ps IT (4) 000200b8 eafffffd A svc_s : B        {pc}-4 ; 0x200b4")
+# Traces that do not end in a loop, without a final newline: unchanged.
+tk_truncate_test(half-quicksort-nonl ${TK_HALF}/quicksort-nonl.tarmac all
+  "2043 clk CADI E simulation_stopped")
+tk_truncate_test(half-nontrunc-nonl ${TK_HALF}/nontrunc-nonl.tarmac all
+  "1000000 ps R r1 00000000")
+tk_truncate_test(half-nontrunc-half ${TK_HALF}/nontrunc-half.tarmac all "1000000 ps R r")
+tk_truncate_test(half-only ${TK_HALF}/only-half.tarmac all "3020 clk IT (3020) 00003008 eaf")
+# The big loop trace (walked back chunk by chunk; a pipe spills) then a half line.
+tk_truncate_test(half-big-loop ${TK_HALF}/big-loop-half.tarmac 11566
+  "100003 clk IT (90003) 00200004 eafffffd A svc_s : B        {pc}-4 ; 0x200000")
+set_tests_properties(truncate.half-hang-killed truncate.half-hang-complete
+  truncate.half-hang-odd-last truncate.half-hang-crlf truncate.half-hang-crlf-cr
+  truncate.half-loop truncate.half-loop-long truncate.half-quicksort-nonl
+  truncate.half-nontrunc-nonl truncate.half-nontrunc-half truncate.half-only
+  truncate.half-big-loop PROPERTIES FIXTURES_REQUIRED tk_half_traces)
+
 # Errors: a missing trace fails (exit 1) and leaves no -o file behind.
 add_test(NAME truncate.missing-file
   COMMAND sh -c "mkdir -p ${TK_TRUNC_OUT} && rm -f ${TK_TRUNC_OUT}/missing.out; ${TK_BIN} truncate -o ${TK_TRUNC_OUT}/missing.out ${TK_TRUNC_OUT}/no-such-trace; rc=$?; test $rc -eq 1 && ! ls ${TK_TRUNC_OUT} | grep -q missing.out")

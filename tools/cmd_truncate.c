@@ -6,17 +6,29 @@
  * iterations of the repeating tail; any other trace is copied unchanged,
  * byte for byte.
  *
+ * A last line without its newline (a hung simulation killed in the middle
+ * of writing it) is left out of the detection: if the lines before it end
+ * in a loop, the trace is cut as usual, and the partial line, being after
+ * the cut, is dropped; if they do not, the input is copied unchanged, the
+ * partial line included.  A last line with its newline is a line like any
+ * other.  Both ways of reading below apply this rule and give the same
+ * output.
+ *
  * Only the end of a trace matters, so the input is read in the way that
  * touches least of it:
  *
- *  - a regular file: parse the last few MB; if the trace ends in a loop
- *    whose start lies further back, walk back from there one chunk at a
- *    time comparing keys one period apart; then copy the kept prefix with
- *    copy_file_range/sendfile, never through the parser;
+ *  - a regular file: find where the complete lines end (the start of an
+ *    unterminated last line, or the end of the file); parse the last few
+ *    MB before that; if the trace ends in a loop whose start lies further
+ *    back, walk back from there one chunk at a time comparing keys one
+ *    period apart; then copy the kept prefix with copy_file_range/sendfile,
+ *    never through the parser;
  *  - a pipe (or any input that cannot seek): parse everything in order,
  *    writing out each line as soon as no cut can fall before it; only the
  *    lines that would be dropped if the trace ended now are held back, in
- *    memory up to 64 MB and in a temporary file beyond.
+ *    memory up to 64 MB and in a temporary file beyond; bytes after the
+ *    last newline are never fed to the detector, only held (and written
+ *    out if no cut is made).
  *
  * Both ways feed the same detector the same keys: the file way starts the
  * parser WARM lines before the first line it uses, so the line-to-line
@@ -346,6 +358,29 @@ static int64_t extend_back(struct ctx *c, uint32_t p, uint64_t tail_off, const u
 	return (int64_t)start;
 }
 
+/*
+ * Where the lines the detector sees end: `size`, or, when the input does
+ * not end in a newline, the start of its unterminated last line (0 if it
+ * has no newline at all).  Returns -1 on error.
+ */
+static int64_t complete_lines_end(struct ctx *c, uint64_t size)
+{
+	uint64_t end = size;
+	while (end > 0) {
+		uint64_t from = end > CHUNK ? end - CHUNK : 0;
+		char *buf = read_range(c, from, end);
+		if (!buf)
+			return -1;
+		const char *nl = memrchr(buf, '\n', (size_t)(end - from));
+		int64_t at = nl ? (int64_t)(from + (uint64_t)(nl - buf) + 1) : -1;
+		free(buf);
+		if (at >= 0)
+			return at;
+		end = from;
+	}
+	return 0;
+}
+
 /* From the start of the repeating tail, find the first kept iteration and
  * the cut offset (see loop.h). */
 static int finish_cut(struct ctx *c, uint64_t start_off, uint32_t p, uint64_t size, tk_loop *loop)
@@ -392,8 +427,13 @@ static int finish_cut(struct ctx *c, uint64_t start_off, uint32_t p, uint64_t si
 	}
 }
 
-static int truncate_file(struct ctx *c, uint64_t size)
+static int truncate_file(struct ctx *c, uint64_t file_size)
 {
+	/* Detect on the complete lines only: [0, size). */
+	int64_t lines_end = complete_lines_end(c, file_size);
+	if (lines_end < 0)
+		return -1;
+	uint64_t size = (uint64_t)lines_end;
 	uint64_t window = TAIL_START;
 	tk_loop loop;
 	int found;
@@ -444,13 +484,13 @@ static int truncate_file(struct ctx *c, uint64_t size)
 		if (s < 0 || finish_cut(c, (uint64_t)s, loop.period, size, &loop))
 			return -1;
 	}
-	uint64_t end = found ? loop.cut_offset : size;
+	uint64_t end = found ? loop.cut_offset : file_size;
 	if (c->cli.verbose) {
 		if (found) {
 			uint64_t s = count_lines(c, 0, loop.start_offset) + 1;
 			uint64_t kept = count_lines(c, 0, end);
-			uint64_t total = kept + count_lines(c, end, size) +
-					 !byte_before_is_newline(c, size);
+			uint64_t total = kept + count_lines(c, end, file_size) +
+					 !byte_before_is_newline(c, file_size);
 			fprintf(stderr, "%s: %s ends in a loop of %u lines repeating from line %llu:"
 				" kept lines 1-%llu of %llu\n", c->cli.prog, c->name, loop.period,
 				(unsigned long long)s, (unsigned long long)kept, (unsigned long long)total);
@@ -579,19 +619,21 @@ static int truncate_stream(struct ctx *c)
 		}
 		eof = k == 0;
 		h.mem_len += (size_t)k;
-		/* Key every complete line (and, at the end, a last unterminated one). */
+		/* Key every complete line.  An unterminated last line is never
+		 * fed: it stays held, after every possible cut, and is written
+		 * out only if the trace is copied whole. */
 		const char *base = h.mem;
 		uint64_t end = h.mem_base + h.mem_len;
 		while (line_off < end) {
 			const char *s = base + (line_off - h.mem_base);
 			const char *nl = memchr(s, '\n', (size_t)(end - line_off));
-			if (!nl && !eof)
+			if (!nl)
 				break;
-			size_t len = nl ? (size_t)(nl - s) : (size_t)(end - line_off);
+			size_t len = (size_t)(nl - s);
 			bool insn;
 			uint64_t key = key_of(p, s, len, ++nlines, line_off, &insn);
 			tk_loopdet_feed(d, key, insn, line_off);
-			line_off += len + (nl != NULL);
+			line_off += len + 1;
 		}
 		if (emit_to(c, &h, tk_loopdet_safe_offset(d)))
 			goto out;
@@ -600,6 +642,8 @@ static int truncate_stream(struct ctx *c)
 	}
 	tk_loop loop;
 	uint64_t end = h.mem_base + h.mem_len;
+	if (line_off < end)
+		nlines++;	/* the unterminated last line, for -v */
 	int found = tk_loopdet_result(d, &loop);
 	if (found && loop.cut_offset < h.emitted) {
 		/* Only when over 64 candidate loops were live at once. */
@@ -653,7 +697,11 @@ int tk_cmd_truncate(int argc, char **argv)
 		"three times and over at least 16 lines; lines are compared without their\n"
 		"timestamps, instruction counters, register values, memory addresses and\n"
 		"data.  A trace that does not end in a loop is copied unchanged, byte for\n"
-		"byte.  Reads standard input when no TRACE is given.",
+		"byte.  A last line without its newline (a simulation killed while writing\n"
+		"it) is left out of the detection: if the lines before it end in a loop,\n"
+		"the trace is cut as usual and the partial line is dropped; otherwise the\n"
+		"trace is copied unchanged, partial line included.  Reads standard input\n"
+		"when no TRACE is given.",
 		.flags = TK_CLI_TRACE | TK_CLI_OUTPUT | TK_CLI_STDIN,
 		.min_args = 0,
 		.max_args = 0,

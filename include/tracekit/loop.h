@@ -23,6 +23,14 @@
  *
  * The detector is fed one line at a time, in order, and holds a bounded
  * window of recent keys (about 4 * max_period), never the trace.
+ *
+ * Only complete lines are fed.  A trace of a hung simulation that was
+ * killed usually ends with a half-written line with no newline; the caller
+ * (`tracekit truncate`) leaves such a last line out: if the lines before
+ * it end in a loop, the cut falls before the partial line, which is
+ * dropped with the rest of the loop; if they do not, the trace is copied
+ * unchanged, partial line included.  A last line that ends in a newline is
+ * fed like any other.
  */
 #ifndef TRACEKIT_LOOP_H
 #define TRACEKIT_LOOP_H
