@@ -8,6 +8,7 @@
 #   wait_gone REGEX [SECS]    poll until no line matches
 #   expect_no REGEX           fail if a line matches now
 #   row_of REGEX              the first screen row (0-based) matching
+#   new_server                before a second start in the same test
 #
 # Each test has its own tmux socket (-L) and work directory, removed on exit
 # whatever happens.
@@ -48,6 +49,17 @@ start() {
 		"env TERM=${TKB_TERM:-screen-256color} $cmd; echo '[exited]' \$?; sleep 30" ||
 		fail "tmux could not start"
 	wait_for 'Trace: ' 30
+}
+
+# Quit this tmux server and use a fresh one (and a fresh index) for the
+# next start: a new server name, since the old one may still be exiting.
+NSERVER=0
+new_server() {
+	tmux -L "$SOCK" kill-server >/dev/null 2>&1
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	rm -f "$WORK/trace.index"
+	NSERVER=$((NSERVER + 1))
+	SOCK="tkb-$TEST_NAME-$$-$NSERVER"
 }
 
 keys() {

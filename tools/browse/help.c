@@ -21,6 +21,8 @@ static const char *const general[] = {
 	"Address expressions (m, p, P): numbers (0x hex; a leading 0 or a hex",
 	"letter also means hex), registers at the current position (pc: the",
 	"next instruction), ELF symbols with --image, + - * and parentheses.",
+	"Registers of the other execution state (x0 in AArch32 code, r0 in",
+	"AArch64 code) are refused; in AArch64 code lr is x30.",
 	"Example: sp+0x10",
 	"",
 	NULL
@@ -38,6 +40,7 @@ static const char *const trace_help[] = {
 	"  Ctrl-L       put the marker in the middle, top, bottom of the pane",
 	"  - or _       fold up the function call containing the position",
 	"  + or =       unfold the folded call just above the position",
+	"               (a folded call's line ends in [+ N instructions folded: NAME])",
 	"  [            fold every call made from the current function",
 	"  ]            unfold everything inside the current function",
 	"  {            unfold the whole trace",
@@ -82,6 +85,13 @@ static const char *const regs[] = {
 	"",
 	"  a            show in the status line the symbol that the",
 	"               selected register's value points to (needs --image)",
+	"",
+	"The core pane's pc is the address of the last instruction executed:",
+	"the one just above the marker (after a folded call, the call's return",
+	"instruction).  It is highlighted only when that instruction was reached",
+	"by a jump (taken branch, call, return, exception), not by falling",
+	"through.  Return on pc goes to the previous visit of that address",
+	"(then n / N in the trace pane: next / previous visit).",
 	NULL
 };
 

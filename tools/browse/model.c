@@ -89,6 +89,12 @@ tk_isa tkb_model_isa(const tkb_model *m, uint64_t i)
 	return tk_index_get_pos(m->idx, i, &ip) == 0 ? ip.isa : TK_ISA_UNKNOWN;
 }
 
+unsigned tkb_model_width(const tkb_model *m, uint64_t i)
+{
+	tk_index_pos ip;
+	return tk_index_get_pos(m->idx, i, &ip) == 0 ? ip.width : 0;
+}
+
 uint64_t tkb_model_insn_for_line(const tkb_model *m, uint64_t line)
 {
 	uint64_t pos;

@@ -64,6 +64,8 @@ int tkb_model_mem_written(const tkb_model *m, uint64_t a, uint64_t b,
 
 /* The ISA of instruction i. */
 tk_isa tkb_model_isa(const tkb_model *m, uint64_t i);
+/* The width in bytes of instruction i (0 if the trace does not say). */
+unsigned tkb_model_width(const tkb_model *m, uint64_t i);
 
 /* A snapshot of every register at a position, for the register panes. */
 typedef struct tkb_regs tkb_regs;

@@ -116,7 +116,33 @@ static int resolve(void *vctx, const char *name, size_t len, uint64_t *value,
 		*value = tp.pc;
 		return 0;
 	}
-	if (tk_reg_lookup(name, len, 0, b->a64, &view) == 0 && view.len <= 8) {
+	/* The execution state of the position (of the last instruction run;
+	 * the first one at the start), not the last one a pane showed. */
+	bool a64 = b->a64;
+	if (b->ninsns) {
+		uint64_t i = ctx->pos ? ctx->pos - 1 : 0;
+		tk_isa isa = tkb_model_isa(b->model, i < b->ninsns ? i : b->ninsns - 1);
+		if (isa == TK_ISA_A64)
+			a64 = true;
+		else if (isa == TK_ISA_A32 || isa == TK_ISA_T32)
+			a64 = false;
+	}
+	int found = tk_reg_lookup(name, len, 0, a64, &view);
+	if (found == 0 && a64 && view.reg == TK_REG_R14)
+		view = (tk_reg_view){TK_REG_X30, 0, 8};	/* lr is x30 in AArch64 */
+	/* Core registers of the other execution state do not exist here:
+	 * say so (with the names to use) rather than "not known". */
+	if (found == 0 && !a64 && view.reg >= TK_REG_X0 && view.reg <= TK_REG_XSP) {
+		snprintf(err, errlen, "%s does not exist in AArch32 (the instruction set here): "
+			 "use r0-r12, sp, lr, pc", tmp);
+		return -1;
+	}
+	if (found == 0 && a64 && view.reg <= TK_REG_R15) {	/* r0-r15 */
+		snprintf(err, errlen, "%s does not exist in AArch64 (the instruction set here): "
+			 "use x0-x30, w0-w30, sp, lr, pc", tmp);
+		return -1;
+	}
+	if (found == 0 && view.len <= 8) {
 		uint8_t val[8], known[8];
 		if (tkb_model_reg(b->model, ctx->pos, view, val, known) == 0) {
 			uint64_t v = 0;

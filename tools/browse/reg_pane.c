@@ -1,6 +1,13 @@
 /* tracekit browse: the register panes (core, single and double FP, NEON,
  * MVE).  Each is a grid of "name value" cells; the values are those of
- * the pane's position (the current one unless the pane is locked). */
+ * the pane's position (the current one unless the pane is locked).
+ *
+ * The core pane's pc row is not a register of the index: it is the address
+ * of the last instruction executed (the one just above the marker, or the
+ * return instruction of a call folded there), taken from the position.  It
+ * changes at every step, so it is highlighted only when that instruction
+ * was reached by a jump (a taken branch, call, return or exception) rather
+ * than by falling through from the instruction before it. */
 #ifdef TK_HAVE_CURSES
 #include <curses.h>
 #include <inttypes.h>
@@ -14,12 +21,20 @@
 
 typedef struct regdef {
 	char name[16];
-	tk_reg_view view;
+	tk_reg_view view;	/* for pc: TK_REG_NONE, the width of an address */
+	bool pc;
 } regdef;
 
 static void add(regdef *out, int *n, const char *name, bool a64)
 {
 	tk_reg_view v;
+	if (!strcmp(name, "pc")) {
+		snprintf(out[*n].name, sizeof out[*n].name, "pc");
+		out[*n].view = (tk_reg_view){TK_REG_NONE, 0, a64 ? 8 : 4};
+		out[(*n)++].pc = true;
+		return;
+	}
+	out[*n].pc = false;
 	if (tk_reg_lookup(name, strlen(name), 0, a64, &v))
 		return;
 	if (v.reg == TK_REG_PSR)
@@ -43,7 +58,9 @@ static int reg_list(const tkb *b, tkb_pane_kind kind, regdef *out)
 				add(out, &n, name, true);
 			}
 			out[n].view = (tk_reg_view){TK_REG_XSP, 0, 8};
+			out[n].pc = false;
 			snprintf(out[n++].name, sizeof out[0].name, "sp");
+			add(out, &n, "pc", true);
 			add(out, &n, "cpsr", true);
 		} else {
 			for (size_t i = 0; i < sizeof a32_core / sizeof a32_core[0]; i++)
@@ -194,6 +211,52 @@ void tkb_lock_status(const tkb *b, const tkb_pane *p, char *buf, size_t size)
 	}
 }
 
+/* The pc row at a position: the address of instruction pos-1, the last one
+ * executed; unknown before the first. */
+static uint64_t pc_at(const tkb *b, uint64_t pos, bool *known)
+{
+	tk_tpos tp;
+	*known = pos > 0 && pos <= b->ninsns;
+	if (!*known)
+		return 0;
+	tkb_model_insn(b->model, pos - 1, &tp);
+	return tp.pc;
+}
+
+/* Whether instruction i was reached by a jump: it is not at the address
+ * following instruction i-1 (by its width; for Thumb code of unknown width
+ * either 2 or 4 bytes on). */
+static bool reached_by_jump(const tkb *b, uint64_t i)
+{
+	tk_tpos a, c;
+	if (i == 0 || i >= b->ninsns)
+		return false;
+	tkb_model_insn(b->model, i - 1, &a);
+	tkb_model_insn(b->model, i, &c);
+	unsigned w = tkb_model_width(b->model, i - 1);
+	if (w)
+		return c.pc != a.pc + w;
+	if (tkb_model_isa(b->model, i - 1) == TK_ISA_T32)
+		return c.pc != a.pc + 2 && c.pc != a.pc + 4;
+	return c.pc != a.pc + 4;
+}
+
+/* A row's value at pos: the snapshot's register, or the pc. */
+static void row_value(const tkb *b, const tkb_regs *rs, uint64_t pos, const regdef *r,
+		      uint8_t *v, uint8_t *k)
+{
+	if (!r->pc) {
+		tkb_regs_get(rs, r->view, v, k);
+		return;
+	}
+	bool known;
+	uint64_t x = pc_at(b, pos, &known);
+	for (int i = 0; i < r->view.len; i++) {
+		v[i] = (uint8_t)(x >> (8 * i));
+		k[i] = known;
+	}
+}
+
 /* Value of a register as a number (for `a`), if known and <= 8 bytes. */
 static bool reg_number(const uint8_t *v, const uint8_t *k, int len, uint64_t *out)
 {
@@ -235,7 +298,7 @@ void tkb_regs_draw(tkb *b, tkb_pane *p)
 		const regdef *r = &g.regs[p->cursor];
 		uint8_t v[16], k[16];
 		uint64_t x;
-		tkb_regs_get(now, r->view, v, k);
+		row_value(b, now, pos, r, v, k);
 		if (!reg_number(v, k, r->view.len, &x)) {
 			snprintf(right, sizeof right, "%s: not a known address ", r->name);
 		} else if (!b->cli->symtab) {
@@ -277,9 +340,11 @@ void tkb_regs_draw(tkb *b, tkb_pane *p)
 			uint8_t v0[TK_REG_MAX_BYTES], k0[TK_REG_MAX_BYTES];
 			char val[96];
 			int y = p->top + 1 + row, x = col * g.cellw;
-			tkb_regs_get(now, r->view, v, k);
+			row_value(b, now, pos, r, v, k);
 			bool changed = false;
-			if (before) {
+			if (r->pc) {
+				changed = before && pos > 0 && reached_by_jump(b, pos - 1);
+			} else if (before) {
 				tkb_regs_get(before, r->view, v0, k0);
 				changed = memcmp(v, v0, r->view.len) || memcmp(k, k0, r->view.len);
 			}
@@ -342,6 +407,28 @@ bool tkb_lock_key(tkb *b, tkb_pane *p, int key)
 	return false;
 }
 
+/* Return on pc: every instruction writes it, so its "previous write" would
+ * be the previous instruction.  Go instead to the previous visit of the
+ * same address (as P would, and n / N repeat the search from there). */
+static void prev_visit(tkb *b, uint64_t pos)
+{
+	bool known;
+	uint64_t pc = pc_at(b, pos, &known);
+	if (!known) {
+		tkb_message(b, "no instruction has run yet: pc is not known here");
+		return;
+	}
+	b->search_pc = pc;
+	b->have_search = true;
+	uint64_t q = tkb_model_pc_prev(b->model, pos - 1, pc);
+	if (q == TKB_NO_POS) {
+		tkb_message(b, "pc 0x%" PRIx64 ": no earlier visit of this address in the trace", pc);
+		return;
+	}
+	tkb_jump_after(b, q);
+	tkb_message(b, "pc 0x%" PRIx64 ": previous visit (n / N: next / previous visit)", pc);
+}
+
 bool tkb_regs_key(tkb *b, tkb_pane *p, int key)
 {
 	grid g;
@@ -367,7 +454,9 @@ bool tkb_regs_key(tkb *b, tkb_pane *p, int key)
 	case '\n':
 	case KEY_ENTER: {
 		uint64_t pos = tkb_pane_pos(b, p);
-		if (g.n)
+		if (g.n && g.regs[p->cursor].pc)
+			prev_visit(b, pos);
+		else if (g.n)
 			tkb_prev_write_reg(b, g.regs[p->cursor].view, pos ? pos - 1 : 0);
 		return true;
 	}

@@ -3,7 +3,9 @@
  * The lines around the current position are read from the trace file: up
  * from the marker through the blocks of the visible instructions before it
  * (a folded call shows only its call instruction), down through those after
- * it.  The marker is a horizontal rule between the two.
+ * it.  The marker is a horizontal rule between the two.  The line of a call
+ * instruction whose call is folded ends in "[+ N instructions folded:
+ * NAME]" (over the end of the line if it is too long to fit).
  */
 #ifdef TK_HAVE_CURSES
 #include <curses.h>
@@ -20,6 +22,8 @@
 
 typedef struct line_ref {
 	uint64_t off, end;
+	uint64_t insn;		/* the instruction of this line, TKB_NO_POS for
+				 * the other lines of its block */
 } line_ref;
 
 /* Up to max lines ending at the marker, nearest first. */
@@ -37,6 +41,7 @@ static int lines_above(tkb *b, line_ref *out, int max)
 			uint64_t ls = tkb_line_prev(&b->file, off);
 			out[n].off = ls < s ? s : ls;
 			out[n].end = tkb_line_end(&b->file, out[n].off);
+			out[n].insn = out[n].off == s ? i : TKB_NO_POS;
 			off = out[n].off;
 		}
 		if (i == TKB_NO_POS)
@@ -57,6 +62,7 @@ static int lines_below(tkb *b, line_ref *out, int max)
 		for (uint64_t off = s; off < e && n < max; off = tkb_line_next(&b->file, off)) {
 			out[n].off = off;
 			out[n].end = tkb_line_end(&b->file, off);
+			out[n].insn = off == s ? j : TKB_NO_POS;
 			n++;
 		}
 		j = tkb_normalise(b, j + 1);
@@ -65,6 +71,8 @@ static int lines_below(tkb *b, line_ref *out, int max)
 }
 
 #define MAX_UPDATE_LINES 256
+
+static int draw_text(tkb *b, int y, const line_ref *l, bool highlight);
 
 /* The register and memory lines of the instruction just above the marker
  * (the lines `a` cycles through), parsed in order from the instruction
@@ -111,7 +119,78 @@ static int class_attr(const tkb *b, uint8_t c)
 	return tkb_attr(b, map[c]);
 }
 
+/* Whether any call is folded, found once per redraw: with none (the
+ * usual case) the lines need no call-tree look-ups. */
+static bool any_folded;
+
+static bool find_any_folded(const tkb *b)
+{
+	size_t n = (b->nfolded + 7) / 8;
+	for (size_t k = 0; k < n; k++)
+		if (b->folded[k])
+			return true;
+	return false;
+}
+
+/* The folded call whose call instruction is i, or 0. */
+static uint32_t folded_call_of(const tkb *b, uint64_t i)
+{
+	if (!any_folded || i == TKB_NO_POS || i + 1 >= b->ninsns)
+		return 0;
+	const tk_calltree *t = tkb_model_calls(b->model);
+	if (!t || !t->count)
+		return 0;
+	/* The outermost folded call hiding i+1 starts there. */
+	uint32_t found = 0;
+	for (uint32_t c = tkb_model_call_at(b->model, i + 1); c != 0 && c != TK_CALL_NONE;
+	     c = t->calls[c].parent)
+		if (tkb_is_folded(b, c))
+			found = c;
+	if (!found)
+		return 0;
+	tkb_call_insns ci;
+	tkb_model_call_insns(b->model, found, &ci);
+	return ci.call == i ? found : 0;
+}
+
+/* "[+ N instructions folded: NAME]" for the call line of a folded call. */
+static int fold_mark(const tkb *b, uint64_t i, char *buf, size_t size)
+{
+	uint32_t c = folded_call_of(b, i);
+	if (!c)
+		return 0;
+	const tk_calltree *t = tkb_model_calls(b->model);
+	tkb_call_insns ci;
+	char name[128];
+	tkb_model_call_insns(b->model, c, &ci);
+	uint64_t end = ci.resume == TKB_NO_POS ? b->ninsns : ci.resume;
+	uint64_t n = end - i - 1;
+	tkb_func_name(b, t->calls[c].entry.pc, name, sizeof name);
+	return snprintf(buf, size, "[+ %" PRIu64 " instruction%s folded: %s]", n, n == 1 ? "" : "s",
+			name);
+}
+
 static void draw_line(tkb *b, int y, const line_ref *l, bool highlight)
+{
+	char mark[192];
+	int ml = fold_mark(b, l->insn, mark, sizeof mark);
+	if (ml > 0) {
+		if (ml >= (int)sizeof mark)
+			ml = (int)sizeof mark - 1;
+		int len = draw_text(b, y, l, highlight) + 2;
+		int x = len + ml <= COLS ? len : COLS - ml;
+		if (x < 0)
+			x = 0;
+		if (x > 0)
+			tkb_put(y, x - 1, COLS, tkb_attr(b, highlight ? TKB_A_HIGHLIGHT : TKB_A_NORMAL), " ", 1);
+		tkb_put(y, x, COLS, tkb_attr(b, TKB_A_PROMPT), mark, ml);
+		return;
+	}
+	draw_text(b, y, l, highlight);
+}
+
+/* The line's text (symbolised with F7); returns its length on screen. */
+static int draw_text(tkb *b, int y, const line_ref *l, bool highlight)
 {
 	char text[1024];
 	uint8_t cls[1024];
@@ -124,11 +203,11 @@ static void draw_line(tkb *b, int y, const line_ref *l, bool highlight)
 		attrset(tkb_attr(b, TKB_A_HIGHLIGHT));
 		mvhline(y, 0, ' ', COLS);
 		tkb_put(y, 0, COLS, tkb_attr(b, TKB_A_HIGHLIGHT), text, len);
-		return;
+		return len;
 	}
 	if (!b->syntax) {
 		tkb_put(y, 0, COLS, tkb_attr(b, TKB_A_NORMAL), text, len);
-		return;
+		return len;
 	}
 	tkb_classify(text, len, cls);
 	for (int x = 0; x < len && x < COLS;) {
@@ -138,6 +217,7 @@ static void draw_line(tkb *b, int y, const line_ref *l, bool highlight)
 		tkb_put(y, x, COLS, class_attr(b, cls[x]), text + x, e - x);
 		x = e;
 	}
+	return len;
 }
 
 void tkb_trace_draw(tkb *b, tkb_pane *p)
@@ -162,6 +242,7 @@ void tkb_trace_draw(tkb *b, tkb_pane *p)
 	if (h <= 0)
 		return;
 
+	any_folded = find_any_folded(b);
 	int na = lines_above(b, above, h);
 	int nb = lines_below(b, below, h);
 	int r = b->recentre < 0 ? (h - 1) / 2 : b->marker_row;
