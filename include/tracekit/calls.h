@@ -72,7 +72,7 @@ extern "C" {
 /* The heuristic's constants (see above). */
 #define TK_CALLS_LR_WINDOW 8		/* instructions */
 #define TK_CALLS_LR_DISTANCE 64		/* bytes */
-#define TK_CALLS_MAX_PENDING 32768	/* potential calls kept at most */
+#define TK_CALLS_MAX_PENDING 262144	/* potential calls kept at most (~30 MB) */
 
 /* One point of the trace: an instruction. */
 typedef struct tk_tpos {

@@ -270,6 +270,40 @@ case_cbnz_entry() {
             o t:11 l:25 pc:0x1000 - t:12 l:26 pc:0x1004 :"
 }
 
+case_deep_recursion() {
+	# A function at 0x2000 that calls itself 50,000 deep (each level pushes
+	# 16 bytes, then BL; the deepest falls through to the LDP/RET that every
+	# level returns through), called once from 0x1000: 50,000 activations,
+	# all pending at once before the first return (more than the 32,768
+	# pending potential calls an earlier limit kept).
+	awk -v N=50000 'BEGIN { t = 0; sp = 268435456
+		printf "0 clk R SP_EL1 %016x\n", sp
+		printf "%d clk IT (%d) 0000000000001000 94000400 O EL1h_s : BL f\n", ++t, t
+		printf "%d clk R X30 %016x\n", t, 4100
+		for (d = 0; d < N; d++) {
+			printf "%d clk IT (%d) 0000000000002000 a9bf7bfd O EL1h_s : STP x29,x30,[sp,#-16]!\n", ++t, t
+			sp -= 16; printf "%d clk R SP_EL1 %016x\n", t, sp
+			if (d < N - 1) {
+				printf "%d clk IT (%d) 0000000000002004 94000000 O EL1h_s : BL f\n", ++t, t
+				printf "%d clk R X30 %016x\n", t, 8200
+			}
+		}
+		printf "%d clk IT (%d) 0000000000002004 d503201f O EL1h_s : NOP\n", ++t, t
+		for (d = 0; d < N; d++) {
+			printf "%d clk IT (%d) 0000000000002008 a8c17bfd O EL1h_s : LDP x29,x30,[sp],#16\n", ++t, t
+			sp += 16; printf "%d clk R X30 %016x\n", t, d == N - 1 ? 4100 : 8200
+			printf "%d clk R SP_EL1 %016x\n", t, sp
+			printf "%d clk IT (%d) 000000000000200c d65f03c0 O EL1h_s : RET\n", ++t, t
+		}
+		printf "%d clk IT (%d) 0000000000001004 d503201f O EL1h_s : NOP\n", ++t, t
+	}' > "$work/deep.$$.tarmac"
+	out=$("$bin" profile --no-index "$work/deep.$$.tarmac")
+	same deep.profile "$out" "Address     Count       Time        Function name
+0x1000      1           200001
+0x2000      50000       5000050000"
+	rm -f "$work/deep.$$.tarmac"
+}
+
 case_flamegraph_oom_output() {
 	# A failed flamegraph -o must not leave a half-written FILE: 5000-deep
 	# recursion makes folded lines of up to 35 kB, 90 MB of them, which a
