@@ -324,6 +324,17 @@ out:
 	return err;
 }
 
+/* Write a spilled buffer as one whole section. */
+static int spilled_section(tk_ixw *w, uint32_t id, tk_spill *s)
+{
+	int err = tk_ixw_begin(w, id);
+	if (!err)
+		err = tk_spill_copy(s, w);
+	if (!err)
+		err = tk_ixw_end(w);
+	return err;
+}
+
 int tk_mruns_write(tk_mruns *r, tk_ixw *w)
 {
 	pagew *p = calloc(1, sizeof *p);
@@ -351,17 +362,9 @@ int tk_mruns_write(tk_mruns *r, tk_ixw *w)
 	if (!err)
 		err = tk_ixw_end(w);
 	if (!err)
-		err = tk_ixw_begin(w, TK_SEC_PAGEHDR);
+		err = spilled_section(w, TK_SEC_PAGEHDR, &p->pagehdr);
 	if (!err)
-		err = tk_spill_copy(&p->pagehdr, w);
-	if (!err)
-		err = tk_ixw_end(w);
-	if (!err)
-		err = tk_ixw_begin(w, TK_SEC_CHUNKDIR);
-	if (!err)
-		err = tk_spill_copy(&p->chunkdir, w);
-	if (!err)
-		err = tk_ixw_end(w);
+		err = spilled_section(w, TK_SEC_CHUNKDIR, &p->chunkdir);
 	tk_spill_free(&p->pagehdr);
 	tk_spill_free(&p->chunkdir);
 	free(p);

@@ -8,17 +8,7 @@
 
 #include "tracekit/loop.h"
 
-static int failures;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			failures++; \
-		} \
-	} while (0)
+#include "../check.h"
 
 /* The rules of loop.h, directly: O(max_period * n). */
 static int reference(const tk_loop_opts *o, const uint64_t *k, const bool *insn, uint64_t n,

@@ -8,17 +8,7 @@
 #include "tracekit/error.h"
 #include "tracekit/vcd.h"
 
-static int failures;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			failures++; \
-		} \
-	} while (0)
+#include "../check.h"
 
 static const char expected[] =
 	"$date\n\ttoday\n$end\n"
