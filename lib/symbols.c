@@ -17,11 +17,16 @@
 #include "tracekit/error.h"
 #include "tracekit/symbols.h"
 
+#ifdef TK_HAVE_LIBIBERTY
+#include <libiberty/demangle.h>
+#endif
+
 struct tk_symtab {
 	tk_symbol *syms;	/* sorted by address */
 	uint32_t count;
 	tk_symbol **by_name;	/* sorted by name */
 	char *names;		/* all names, NUL-separated */
+	char **demangled;	/* per symbol (address order), or NULL */
 	bool big_endian;
 	unsigned machine;
 };
@@ -42,7 +47,7 @@ static int cmp_addr(const void *a, const void *b)
 static int cmp_name(const void *a, const void *b)
 {
 	const tk_symbol *const *x = a, *const *y = b;
-	return strcmp((*x)->name, (*y)->name);
+	return strcmp((*x)->linkage_name, (*y)->linkage_name);
 }
 
 /* Whether a symbol is worth keeping: named functions and objects, not
@@ -136,7 +141,7 @@ static int load(Elf *elf, uint64_t load_offset, tk_symtab *st)
 		size_t len = strlen(name) + 1;
 		memcpy(np, name, len);
 		tk_symbol *sym = &st->syms[st->count++];
-		sym->name = np;
+		sym->name = sym->linkage_name = np;
 		np += len;
 		sym->kind = kind;
 		sym->size = s.st_size;
@@ -191,6 +196,10 @@ void tk_symtab_free(tk_symtab *st)
 	free(st->syms);
 	free(st->by_name);
 	free(st->names);
+	if (st->demangled)
+		for (uint32_t i = 0; i < st->count; i++)
+			free(st->demangled[i]);
+	free(st->demangled);
 	free(st);
 }
 
@@ -250,7 +259,7 @@ const tk_symbol *tk_symtab_find(const tk_symtab *st, const char *name)
 	uint32_t lo = 0, hi = st->count;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(st->by_name[mid]->name, name);
+		int c = strcmp(st->by_name[mid]->linkage_name, name);
 		if (c == 0)
 			return st->by_name[mid];
 		if (c < 0)
@@ -258,7 +267,37 @@ const tk_symbol *tk_symtab_find(const tk_symtab *st, const char *name)
 		else
 			hi = mid;
 	}
+	/* Demangled names: looked up only on user input, so a scan will do. */
+	if (st->demangled)
+		for (uint32_t i = 0; i < st->count; i++)
+			if (st->demangled[i] && !strcmp(st->demangled[i], name))
+				return &st->syms[i];
 	return NULL;
+}
+
+int tk_symtab_demangle(tk_symtab *st)
+{
+#ifdef TK_HAVE_LIBIBERTY
+	if (!st || st->demangled)
+		return 0;
+	st->demangled = calloc(st->count ? st->count : 1, sizeof *st->demangled);
+	if (!st->demangled)
+		return TK_ERR_NOMEM;
+	for (uint32_t i = 0; i < st->count; i++) {
+		tk_symbol *s = &st->syms[i];
+		if (strncmp(s->linkage_name, "_Z", 2) != 0)
+			continue;
+		char *d = cplus_demangle(s->linkage_name, DMGL_PARAMS | DMGL_ANSI);
+		if (d) {
+			st->demangled[i] = d;
+			s->name = d;
+		}
+	}
+	return 0;
+#else
+	(void)st;
+	return TK_ERR_UNSUPPORTED;
+#endif
 }
 
 const tk_symbol *tk_symtab_symbols(const tk_symtab *st, uint32_t *count)

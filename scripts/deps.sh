@@ -7,6 +7,7 @@ PKGS=(
   build-essential cmake pkg-config
   clang libclang-rt-14-dev          # libFuzzer + sanitizers
   libelf-dev libdw-dev              # ELF symbols
+  libiberty-dev                     # C++ demangling (--demangle)
   libcapstone-dev                   # disassembly
   libncurses-dev                    # terminal browser
   libunicorn-dev                    # tracekit record

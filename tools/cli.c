@@ -14,12 +14,13 @@
 enum {
 	OPT_IMAGE = 1000, OPT_LOAD_OFFSET, OPT_LI, OPT_BI, OPT_IMPLICIT_THUMB,
 	OPT_PROGRESS, OPT_INDEX, OPT_FORCE_INDEX, OPT_NO_INDEX, OPT_ONLY_INDEX,
-	OPT_DEBUG, OPT_HELP,
+	OPT_DEBUG, OPT_HELP, OPT_DEMANGLE,
 };
 
 static const struct option common_opts[] = {
 	{"image", required_argument, NULL, OPT_IMAGE},
 	{"load-offset", required_argument, NULL, OPT_LOAD_OFFSET},
+	{"demangle", no_argument, NULL, OPT_DEMANGLE},
 	{"li", no_argument, NULL, OPT_LI},
 	{"bi", no_argument, NULL, OPT_BI},
 	{"implicit-thumb", no_argument, NULL, OPT_IMPLICIT_THUMB},
@@ -56,7 +57,8 @@ static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
 		printf("  -o, --output=FILE        write the output to FILE instead of standard output\n");
 	if (spec->flags & TK_CLI_IMAGE)
 		printf("  --image=ELF              ELF image of the traced program, for symbols\n"
-		       "  --load-offset=N          add N to the image's symbol addresses\n");
+		       "  --load-offset=N          add N to the image's symbol addresses\n"
+		       "  --demangle               show C++ symbol names demangled\n");
 	if (spec->flags & TK_CLI_TRACE)
 		printf("  --li, --bi               the traced CPU is little-endian (default) / big-endian\n"
 		       "  --implicit-thumb         instruction lines without a state letter are Thumb\n");
@@ -103,7 +105,8 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 		int v = common_opts[i].val;
 		if (!(spec->flags & TK_CLI_OUTPUT) && v == 'o')
 			continue;
-		if (!(spec->flags & TK_CLI_IMAGE) && (v == OPT_IMAGE || v == OPT_LOAD_OFFSET))
+		if (!(spec->flags & TK_CLI_IMAGE) &&
+		    (v == OPT_IMAGE || v == OPT_LOAD_OFFSET || v == OPT_DEMANGLE))
 			continue;
 		if (!(spec->flags & TK_CLI_INDEX) && v >= OPT_INDEX && v <= OPT_ONLY_INDEX)
 			continue;
@@ -127,6 +130,7 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 				exit(TK_EXIT_USAGE);
 			}
 			break;
+		case OPT_DEMANGLE: cli->demangle = true; break;
 		case OPT_LI: cli->endian = 'l'; break;
 		case OPT_BI: cli->endian = 'b'; break;
 		case OPT_IMPLICIT_THUMB: cli->implicit_thumb = true; break;
@@ -223,6 +227,11 @@ int tk_cli_load_image(tk_cli *cli)
 		else
 			tk_cli_error(cli, "%s: %s", cli->image, tk_strerror(rc));
 		return -1;
+	}
+	if (cli->demangle) {
+		rc = tk_symtab_demangle(cli->symtab);
+		if (rc < 0)
+			fprintf(stderr, "%s: warning: --demangle: %s\n", cli->prog, tk_strerror(rc));
 	}
 	bool image_be = tk_symtab_big_endian(cli->symtab);
 	if (cli->endian == 'l' && image_be)

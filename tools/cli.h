@@ -60,6 +60,7 @@ struct tk_cli {
 
 	const char *image;	/* --image */
 	uint64_t load_offset;	/* --load-offset */
+	bool demangle;		/* --demangle: C++ names demangled */
 	int endian;		/* 0 default, 'l' for --li, 'b' for --bi */
 	bool implicit_thumb;
 	int verbose;		/* -v count */

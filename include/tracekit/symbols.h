@@ -19,7 +19,9 @@ typedef enum tk_sym_kind {
 } tk_sym_kind;
 
 typedef struct tk_symbol {
-	const char *name;
+	const char *name;	/* the name to show (demangled after
+				 * tk_symtab_demangle, else the ELF name) */
+	const char *linkage_name; /* the name in the ELF file */
 	uint64_t addr;		/* load offset applied; Thumb bit cleared */
 	uint64_t size;		/* 0 if the image gives none */
 	tk_sym_kind kind;
@@ -45,8 +47,17 @@ const tk_symbol *tk_symtab_at(const tk_symtab *st, uint64_t addr);
  * size-0 symbols: the nearest one below within the same section), or NULL. */
 const tk_symbol *tk_symtab_containing(const tk_symtab *st, uint64_t addr);
 
-/* Look a symbol up by name, or NULL. */
+/* Look a symbol up by name (the ELF name, or the demangled one after
+ * tk_symtab_demangle), or NULL. */
 const tk_symbol *tk_symtab_find(const tk_symtab *st, const char *name);
+
+/*
+ * Show C++ names demangled ("Lexer::next_inner()" for
+ * "_ZN5Lexer10next_innerEv"): afterwards each symbol's name is its
+ * demangled form where it has one; linkage_name keeps the ELF name.
+ * Errors: TK_ERR_UNSUPPORTED (built without a demangler), TK_ERR_NOMEM.
+ */
+int tk_symtab_demangle(tk_symtab *st);
 
 /* All symbols, sorted by address. */
 const tk_symbol *tk_symtab_symbols(const tk_symtab *st, uint32_t *count);

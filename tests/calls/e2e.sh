@@ -304,6 +304,27 @@ case_deep_recursion() {
 	rm -f "$work/deep.$$.tarmac"
 }
 
+case_demangle() {
+	# --demangle shows C++ names demangled (calculator-aarch32.elf is C++:
+	# _ZN5Lexer10next_innerEv is Lexer::next_inner(), the function of the
+	# seed's calltree example, 23 calls); demangled names are accepted
+	# where symbols are, and the ELF names still work.
+	img=$traces/calculator-aarch32.elf
+	tr=$traces/calculator-aarch32-fastmodel.tarmac
+	out=$("$bin" profile --no-index --demangle --image="$img" "$tr" | grep -E '^0x(20618|20784) ')
+	same demangle.profile "$out" "0x20618     1           9           Lexer::Lexer(FileReader&)
+0x20784     23          3288        Lexer::next_inner()"
+	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" 'Lexer::next_inner()' | head -n 1)
+	same demangle.callinfo "$out" "Calls to 0x20784 (Lexer::next_inner()): 23"
+	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" _ZN5Lexer10next_innerEv | head -n 1)
+	same demangle.linkage "$out" "Calls to 0x20784 (Lexer::next_inner()): 23"
+	out=$("$bin" calltree --no-index --demangle --image="$img" "$tr" | sed -n 5p)
+	same demangle.calltree "$out" "    o t:43 l:179 pc:0x205e8 - t:54 l:203 pc:0x20614 : FileReader::FileReader(unsigned int)"
+	# Without --demangle, the ELF names, as Arm's tools print them.
+	out=$("$bin" profile --no-index --image="$img" "$tr" | grep -E '^0x20784 ')
+	same demangle.off "$out" "0x20784     23          3288        _ZN5Lexer10next_innerEv"
+}
+
 case_flamegraph_oom_output() {
 	# A failed flamegraph -o must not leave a half-written FILE: 5000-deep
 	# recursion makes folded lines of up to 35 kB, 90 MB of them, which a
