@@ -8,18 +8,7 @@
 # Usage: bench/browse-bench.sh [BUILD_DIR] [REPEATS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
-repeats=${2:-200}
-tk=$PWD/$build/bin/tracekit
-shared=${TK_SHARED_DIR:-$PWD/../shared}
-work=${TMPDIR:-/tmp}/tracekit-bench
-mkdir -p "$work"
-trace=$work/big-$repeats.tarmac
-image=$shared/traces/tarmac/calculator-aarch64.elf
-if [ ! -s "$trace" ]; then
-	echo "bench: generating $trace" >&2
-	"$shared/bench/make-big-trace" "$repeats" > "$trace.tmp" && mv "$trace.tmp" "$trace"
-fi
+. bench/common.sh
 index=$work/big-$repeats.browse.index
 "$tk" browse -q --only-index --index="$index" "$trace"
 

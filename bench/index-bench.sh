@@ -7,22 +7,12 @@
 # Prints Markdown for bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
-repeats=${2:-200}
 queries=${3:-20000}
-tk=$PWD/$build/bin/tracekit
-qbench=$PWD/$build/index_bench
-shared=${TK_SHARED_DIR:-$PWD/../shared}
-work=${TMPDIR:-/tmp}/tracekit-bench
-mkdir -p "$work"
-trace=$work/big-$repeats.tarmac
-index=$work/big-$repeats.bench.index
+qbench=$PWD/${1:-build}/index_bench
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
-[ -x "$qbench" ] || { echo "bench: build $qbench first (cmake --build $build --target index_bench)" >&2; exit 1; }
-if [ ! -s "$trace" ]; then
-	echo "bench: generating $trace" >&2
-	"$shared/bench/make-big-trace" "$repeats" > "$trace.tmp" && mv "$trace.tmp" "$trace"
-fi
+[ -x "$qbench" ] || { echo "bench: build $qbench first (cmake --build ${1:-build} --target index_bench)" >&2; exit 1; }
+. bench/common.sh
+index=$work/big-$repeats.bench.index
 echo "trace: $(wc -c < "$trace") bytes, $(wc -l < "$trace") lines; $(nproc) CPUs"
 echo
 

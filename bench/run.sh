@@ -5,19 +5,8 @@
 # Prints a Markdown table for bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
-repeats=${2:-200}
-tk=$PWD/$build/bin/tracekit
-shared=${TK_SHARED_DIR:-$PWD/../shared}
-work=${TMPDIR:-/tmp}/tracekit-bench
-mkdir -p "$work"
-trace=$work/big-$repeats.tarmac
-image=$shared/traces/tarmac/calculator-aarch64.elf
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
-if [ ! -s "$trace" ]; then
-	echo "bench: generating $trace" >&2
-	"$shared/bench/make-big-trace" "$repeats" > "$trace.tmp" && mv "$trace.tmp" "$trace"
-fi
+. bench/common.sh
 echo "trace: $(wc -c < "$trace") bytes, $(wc -l < "$trace") lines"
 echo
 echo "| command | wall (s) | peak RSS (MB) | output (bytes) |"

@@ -260,7 +260,6 @@ const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr)
 
 #define MAX_SHOWN_WARNINGS 20
 
-static tk_cli *diag_cli;	/* the command's cli (one per process) */
 static struct {
 	double last;		/* seconds of the last redraw */
 	bool drawn;
@@ -304,7 +303,6 @@ static void print_diag(void *ctx, const tk_diag *d)
 int tk_cli_open_trace(tk_cli *cli, tk_source **out)
 {
 	*out = NULL;
-	diag_cli = cli;
 	if (strcmp(cli->trace, "-") != 0) {
 		struct stat sb;
 		if (stat(cli->trace, &sb) != 0) {
