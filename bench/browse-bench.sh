@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tracekit browse benchmark: with the index already built, how long the
 # browser takes to show its first screen and to redraw after each key, on
 # the standard 124 MB trace (../shared/bench/make-big-trace 200).

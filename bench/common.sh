@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared set-up of the benchmark scripts (sourced): BUILD_DIR and REPEATS
 # in $1 and $2; sets tk, shared, work, trace, image, and writes the standard
 # benchmark trace (../shared/bench/make-big-trace REPEATS) once into $work.

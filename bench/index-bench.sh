@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tracekit index benchmark, on the standard 124 MB trace
 # (../shared/bench/make-big-trace 200): index build wall time and peak RSS
 # (best of 3, /usr/bin/time -v), index file size, the time to reopen a

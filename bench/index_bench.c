@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Query latencies of a built index, at random positions.
  *
  * usage: index_bench INDEX [QUERIES]

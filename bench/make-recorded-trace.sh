@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Recorded benchmark traces: bench/record-workload.c (sorting, recursion,
 # string hashing, memcpy/memset, printf and a double-precision n-body step)
 # built for Thumb-2 and A32 (newlib, VFP hard-float) and for A64 (the

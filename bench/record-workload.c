@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The workload behind bench/make-recorded-trace.sh: a mix of integer,
  * memory, call-heavy and floating-point code, sized by its argument
  * (default 1).  Built for Thumb, A32 (newlib) and A64 (the tests' runtime)

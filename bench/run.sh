@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tracekit benchmark: the standard 124 MB trace (../shared/bench/make-big-trace
 # 200) through each report tool, with wall time, peak RSS and output size from
 # /usr/bin/time -v.  Usage: bench/run.sh [BUILD_DIR] [REPEATS]

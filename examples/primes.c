@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit demo program: a small C program with a few functions, a
  * recursive one, and output through semihosting (newlib's rdimon).
  * scripts/demo.sh compiles it for Arm, records its Tarmac trace with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: libFuzzer target for the Tarmac line parser.
  *
  * The input is split into lines, each given to tk_tarmac_parse_line by two

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tracekit demo: installs what is missing, builds tracekit, compiles the
 # bundled example program (examples/primes.c) for Arm, records its Tarmac
 # trace with `tracekit record`, and runs the report tools on it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Build tracekit and run every test: a normal build, an AddressSanitizer +
 # UndefinedBehaviorSanitizer build, and (with clang) the libFuzzer targets.
 # Installs missing Debian packages first.  Usage: scripts/test.sh [--quick]

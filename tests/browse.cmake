@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The terminal browser (tracekit browse / tarmac-browser): a unit test of its
 # address-expression evaluator, and screen tests that drive the real
 # program inside tmux on the shared traces, one per group of documented keys.

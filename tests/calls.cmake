@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Call detection and the report tools (calltree, callinfo, profile,
 # flamegraph): unit tests of the heuristic on synthetic event streams, and
 # end-to-end tests on the shared real traces (tests/calls/e2e.sh, whose

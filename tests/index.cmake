@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The trace index (issue 3): the API on hand-made traces whose state at every
 # line is known (tests/index/*.tarmac), on the shared traces, and on a
 # synthetic source with 64-bit lines and offsets (tests/index/test_index.c);
@@ -18,7 +19,7 @@ endforeach()
 
 # The same tests with tiny buffers, so that every spill to a temporary file
 # and the merge of many sorted runs are exercised.
-file(GLOB TK_INDEX_LIB_SOURCES ${CMAKE_SOURCE_DIR}/lib/*.c)
+file(GLOB_RECURSE TK_INDEX_LIB_SOURCES ${CMAKE_SOURCE_DIR}/lib/*.c)
 add_executable(test_index_smallbuf ${CMAKE_SOURCE_DIR}/tests/index/test_index.c ${TK_INDEX_LIB_SOURCES})
 target_compile_definitions(test_index_smallbuf PRIVATE TK_IDX_SMALL_BUFFERS=1)
 target_include_directories(test_index_smallbuf PRIVATE ${CMAKE_SOURCE_DIR}/lib ${CMAKE_SOURCE_DIR}/include)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Tests of the Tarmac parser, the event source and `tracekit parse`.
 #
 #   parser.regs, parser.lines, parser.source   unit tests linked to the library
@@ -108,8 +109,9 @@ if(TK_FUZZ OR CMAKE_C_COMPILER_ID MATCHES "Clang")
   if(TK_HAVE_LIBFUZZER)
     set(lib ${CMAKE_SOURCE_DIR}/lib)
     add_executable(fuzz_tarmac_line ${CMAKE_SOURCE_DIR}/fuzz/fuzz_tarmac_line.c
-                   ${lib}/tarmac_parse.c ${lib}/tarmac_insn.c ${lib}/tarmac_reg.c
-                   ${lib}/tarmac_mem.c ${lib}/tarmac_lex.c ${lib}/regs.c ${lib}/error.c)
+                   ${lib}/sources/tarmac/tarmac_parse.c ${lib}/sources/tarmac/tarmac_insn.c
+                   ${lib}/sources/tarmac/tarmac_reg.c ${lib}/sources/tarmac/tarmac_mem.c
+                   ${lib}/sources/tarmac/tarmac_lex.c ${lib}/core/regs.c ${lib}/core/error.c)
     target_include_directories(fuzz_tarmac_line PRIVATE ${CMAKE_SOURCE_DIR}/include ${lib})
     target_compile_options(fuzz_tarmac_line PRIVATE -fsanitize=fuzzer,address,undefined)
     target_link_options(fuzz_tarmac_line PRIVATE -fsanitize=fuzzer,address,undefined)

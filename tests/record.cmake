@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tracekit record (issue 5): real C programs, cross-compiled for AArch32 Arm,
 # Thumb, M-profile and AArch64, run under the recorder; the output, the exit
 # status, the parsed trace, the call counts and the final memory are checked

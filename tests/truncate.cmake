@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tracekit truncate: the loop detector against a brute-force reference
 # (tests/truncate/test_loop.c), then the command on the shared truncate/
 # traces, each cut at the line verified by hand (see the comments), read

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tracekit vcd: the VCD writer's exact output (tests/vcd/test_vcd_writer.c),
 # then dumps of the shared traces checked against the IEEE 1364 VCD grammar
 # by tests/vcd/vcdcheck.py, with values at hand-verified times

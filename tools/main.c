@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: the command dispatcher.
  *
  * `tracekit SUBCOMMAND ARGS...`, or a classic alias such as `tarmac-calltree
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #define TK_COMMAND(fn, name, alias, summary) int tk_cmd_##fn(int argc, char **argv);
 #include "commands.def"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: function call detection.
  *
  * Implements the heuristic in the seed's "Identifying function calls in a

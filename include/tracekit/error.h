@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: error codes.
  *
  * Fallible library functions return int: zero (or a small positive status)

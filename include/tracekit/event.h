@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: the common event model.
  *
  * Every trace source (Tarmac text, Intel PT, POWER qtrace, function-level

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: the trace index.
  *
  * An index file records, for every instruction of a trace, where it is (line,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: finding the loop a trace ends in.
  *
  * A crashed or hung program's trace often ends in millions of repeats of

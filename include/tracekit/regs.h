@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: the register model.
  *
  * Every register a trace can name maps onto a view (offset, length) of one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: event sources.
  *
  * A source turns one trace file into a stream of tk_event (see event.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: symbols from an ELF image (libelf).
  *
  * Function and object symbols by address and by name, shifted by a load

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: the Tarmac trace source.
  *
  * Recognises every line form in the seed's "Specification of the recognized

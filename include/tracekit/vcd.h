@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: a Value Change Dump (IEEE 1364-2005, section 18) writer.
  *
  * Streaming: declare scopes and variables, call tk_vcd_begin(), then set

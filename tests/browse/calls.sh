@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The call-stack pane (c): the chain of active calls with symbols, each
 # selectable to go to its call site.
 . "$(dirname "$0")/lib.sh" calls

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Memory pane `d`: the prompt says what it is for (it used to say "Go to
 # line:", as did the l and t lock prompts of register and memory panes),
 # and empty input drops the comparison line, back to highlighting what the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A terminal that cannot move the cursor (TERM=dumb, an editor's shell
 # buffer): a clear message and a failure exit, instead of every screen
 # printed as one long line.

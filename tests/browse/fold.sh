@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Folding from the index's call tree: - + [ ] { } on quicksort.tarmac,
 # where line 175 calls quicksort (0x8038), which calls itself from 0x8078.
 . "$(dirname "$0")/lib.sh" fold

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A folded call's line in the trace pane ends in
 # "[+ N instructions folded: NAME]"; unfolding removes it.  quicksort.tarmac:
 # line 175 (0x8020) calls quicksort; the call hides positions 9..2026.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # F1 / F10: a help screen per pane; Up/Down/PgUp/PgDn scroll it, any other
 # key returns to the display.
 . "$(dirname "$0")/lib.sh" help

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `a` and Return on the LD/ST lines of an ES-style trace (16 bytes shown,
 # only some of them accessed): the previous write of just the accessed
 # bytes, and, when there is none, a message naming the memory plainly

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Helpers for the browser's screen tests: run `tracekit browse` inside a
 # private tmux server, type keys, and wait for text on the screen.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Memory panes: m with an address expression, known bytes in hex and ASCII,
 # unknown bytes as ??, changed bytes highlighted, [ ] to changed addresses,
 # 1 2 4 8 to the previous write of an aligned region, d to compare.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # On a narrow terminal the status lines keep their right part (the trace
 # position; the address under a memory pane's cursor) and cut the title
 # short; it used to drop the position, so a 40-column user could not see

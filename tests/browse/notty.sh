@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Not a terminal: a clear message and a failure exit, no curses garbage.
 . "$(dirname "$0")/lib.sh" notty
 qs="$TK_TRACES/quicksort.tarmac"

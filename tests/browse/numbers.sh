@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Numbers at the line and time prompts: clear messages for line 0,
 # negative numbers, numbers too large for 64 bits (they used to be looked
 # up as 2^64-1), lines and times past the end (with where the trace

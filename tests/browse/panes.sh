@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Pane toggles (r S D V M c), Tab focus, < > resizing, locking a register
 # pane to a line or time (l, t, Ctrl-L), and `a` in a register pane.
 . "$(dirname "$0")/lib.sh" panes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The core register pane's pc row: the address of the last instruction
 # executed (the one just above the marker), in the AArch32 and AArch64
 # layouts; highlighted only when that instruction was reached by a jump;

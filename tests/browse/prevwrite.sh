@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Jumps to the previous write: `a` highlights an update line of the
 # instruction above the marker and Return goes to the previous write of it;
 # Return in the register pane does the same for the selected register.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Editing at the bottom-line prompt: Ctrl-W deletes a word, Ctrl-U the
 # whole input, Backspace a character; Escape and Ctrl-G cancel.
 . "$(dirname "$0")/lib.sh" prompt

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Address expressions name the registers of the position's instruction set:
 # x0 / w1 in AArch32 code and r0 in AArch64 code are refused as such (not
 # "not known at this position"); lr is x30 in AArch64 code.

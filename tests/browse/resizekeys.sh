@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # < and > work from the height a pane has, not the one asked for: after
 # pressing > past the room there is, the first < shrinks the pane at once
 # (it used to take as many presses as there had been useless >), and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Terminal sizes and kinds: a tiny 40x12 terminal, resizing to a large one
 # and to a huge one, and a monochrome terminal (vt100).
 . "$(dirname "$0")/lib.sh" screen

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pc search: p / P prompt for an address expression, n / N repeat.
 # quicksort (0x8038) starts at times 10, 367, 581... in quicksort.tarmac.
 . "$(dirname "$0")/lib.sh" search

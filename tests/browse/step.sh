@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Trace pane movement (Up/Down, PgUp/PgDn, Home/End, Ctrl-L, l, t) and the
 # core registers following the position, on quicksort.tarmac (AArch64).
 . "$(dirname "$0")/lib.sh" step

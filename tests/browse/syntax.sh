@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # F6 syntax highlighting and F7 symbolic branch targets (--image).
 . "$(dirname "$0")/lib.sh" syntax
 start 140 40 --image="$TK_TRACES/quicksort.elf" "$TK_TRACES/quicksort.tarmac"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit test of the browser's address-expression evaluator
  * (tools/browse/expr.c), linked against that module alone. */
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of calltree, callinfo, profile and flamegraph on the
 # shared real traces.  Usage: e2e.sh CASE (environment: TK_BIN, TK_TRACES,
 # TK_WORK = a scratch directory).  Every expected value below was checked by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests of the call detector on synthetic event streams.
  *
  * Each test plays a small program as the Tarmac source would present it

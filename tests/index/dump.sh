@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # End-to-end tests of `tracekit index` and `tracekit dump`: each case runs
 # commands on a trace and compares their output with the expected text
 # written inline.  The hand-made traces (tests/index/*.tarmac) say in their

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The index life cycle (the seed's "Options to control indexing"): reuse,
 # rebuild when stale, corrupt, truncated, of another version or built with
 # other options; --no-index, --only-index, --force-index, --index=PATH;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of the index API (index.h) on hand-made traces whose state at every
  * line is known (tests/index/NAME.tarmac), on the shared real traces, and on a
  * synthetic event source with 64-bit lines and offsets.
@@ -14,7 +15,7 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 
-#include "source_impl.h"
+#include "tracekit/source_author.h"
 #include "tracekit/calls.h"
 #include "tracekit/error.h"
 #include "tracekit/index.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Run a tracekit command and check what it did.  Used by tests/parser.cmake:
 #   cmake -DBIN=tracekit -DARGS="parse|--count|FILE" [-DSTDIN=FILE]
 #         [-DEXPECTED=FILE] [-DEXIT=N] [-DSTDERR_EMPTY=1]

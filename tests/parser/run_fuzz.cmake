@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Build a seed corpus from the lines of the Tarmac corpus files (one file
 # per line), then run the libFuzzer target for a bounded time.
 #   cmake -DFUZZER=exe -DSEEDS="a.txt|b.txt" -DWORK=dir -DDICT=file -DSECONDS=20 -P run_fuzz.cmake

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit tests: the Tarmac line parser (tk_tarmac_parse_line) on its own.
  *
  * The expected values below were worked out by hand from the seed's format
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "tracekit/error.h"
 #include "tracekit/tarmac.h"
 

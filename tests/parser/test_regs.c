@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit tests: register names (lib/regs.c), every name of the seed's
  * register table, aliases, banked suffixes, bit ranges, the AArch32 and
  * AArch64 FP overlays, and unknown names. */
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "tracekit/error.h"
 #include "tracekit/regs.h"
 

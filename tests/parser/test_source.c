@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit tests: the Tarmac file source on awkward input: CRLF line ends, a
  * last line without a newline, a truncated last line, binary files, NUL bytes
  * inside a trace, an empty file, a directory, a missing file, a 5 MB line,
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "tracekit/error.h"
 #include "tracekit/tarmac.h"
 

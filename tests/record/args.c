@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The command line as the program sees it: tracekit record quotes each
  * argument for the start-up code's splitter (newlib's: blanks separate, an
  * argument starting with " or ' runs to the same quote, no escapes), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A recursive-descent calculator: the recorder's test of deep call trees
  * and of the command line (semihosting SYS_GET_CMDLINE).  Each argument is
  * an expression; integers, + - * / %, unary minus, parentheses.  The exit

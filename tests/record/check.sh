@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tracekit record tests: one check per run, called by tests/record.cmake.
 #
 #   check.sh STEP TRACEKIT SRCDIR NAME ELF [ARGS...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A program that crashes: the recorder must end the trace at the faulting
  * instruction, say what happened, and exit 1.  With the argument "udf" it
  * executes an undefined instruction instead of a bad store. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Semihosting file access through newlib: write, reread, seek, measure
  * and remove a file (argv[1], in the working directory); then try a file
  * outside it (argv[2], an absolute path, and "../"), which the recorder

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Floating point: series, Newton iterations and a small matrix product in
  * double and single precision.  Results are printed as scaled integers so
  * every runtime prints them the same way; `results` keeps them in memory. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Quicksort of 200 pseudo-random numbers: the recorder's integer test.
  * The sorted array stays in `data` for the memory check; the program
  * counts its own calls so the call tree can be checked against them. */

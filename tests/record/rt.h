@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The C library the recorder's test programs use: newlib with semihosting
  * (rdimon) on AArch32, the tiny runtime in a64/ on AArch64.  Only what
  * both provide. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The semihosting traps newlib does not use: A32 HLT #0xF000, and Thumb
  * HLT #0x3C (the specification's) and HLT #0x3F.  Prints three lines via
  * SYS_WRITE0 and exits via SYS_EXIT. */

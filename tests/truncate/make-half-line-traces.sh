@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # usage: make-half-line-traces.sh TRACES BIG-LOOP-TRACE OUTDIR
 # Writes traces whose last line may lack its newline, as when a hung
 # simulation is killed in the middle of writing a line (TRACES is the

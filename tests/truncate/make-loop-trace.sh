@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # usage: make-loop-trace.sh PREFIX ITERATIONS [SUFFIX] > TRACE
 # Writes the lines of PREFIX, then ITERATIONS rounds of a two-instruction
 # loop (MOV r0 / branch back) whose register value changes every round (the

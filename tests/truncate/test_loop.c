@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit test of lib/loop_detect.c: the streaming detector must give exactly
  * the answer of the rules in loop.h, computed here the slow way, on
  * hand-made and random key sequences; and its safe offset must never pass
@@ -43,7 +44,7 @@ static void run(const char *what, const tk_loop_opts *o, const uint64_t *k, cons
 {
 	tk_loopdet *d;
 	if (tk_loopdet_new(o, &d)) {
-		CHECK(0, "%s: tk_loopdet_new", what);
+		CHECKF(0, "%s: tk_loopdet_new", what);
 		return;
 	}
 	for (uint64_t i = 0; i < n; i++)
@@ -52,21 +53,21 @@ static void run(const char *what, const tk_loop_opts *o, const uint64_t *k, cons
 	tk_loop got, want;
 	int g = tk_loopdet_result(d, &got);
 	int w = reference(o, k, insn, n, &want);
-	CHECK(g == w, "%s: found %d, expected %d (period %u)", what, g, w, want.period);
+	CHECKF(g == w, "%s: found %d, expected %d (period %u)", what, g, w, want.period);
 	if (g && w) {
-		CHECK(got.period == want.period, "%s: period %u, expected %u", what, got.period,
+		CHECKF(got.period == want.period, "%s: period %u, expected %u", what, got.period,
 		      want.period);
-		CHECK(got.start == want.start && got.start_exact, "%s: start %llu, expected %llu",
+		CHECKF(got.start == want.start && got.start_exact, "%s: start %llu, expected %llu",
 		      what, (unsigned long long)got.start, (unsigned long long)want.start);
-		CHECK(got.first == want.first, "%s: first %llu, expected %llu", what,
+		CHECKF(got.first == want.first, "%s: first %llu, expected %llu", what,
 		      (unsigned long long)got.first, (unsigned long long)want.first);
-		CHECK(got.cut == want.cut && got.cut_offset == 10 * want.cut,
+		CHECKF(got.cut == want.cut && got.cut_offset == 10 * want.cut,
 		      "%s: cut %llu, expected %llu", what, (unsigned long long)got.cut,
 		      (unsigned long long)want.cut);
-		CHECK(safe <= got.cut_offset, "%s: safe offset %llu beyond the cut %llu", what,
+		CHECKF(safe <= got.cut_offset, "%s: safe offset %llu beyond the cut %llu", what,
 		      (unsigned long long)safe, (unsigned long long)got.cut_offset);
 	}
-	CHECK(got.lines == n, "%s: lines %llu", what, (unsigned long long)got.lines);
+	CHECKF(got.lines == n, "%s: lines %llu", what, (unsigned long long)got.lines);
 	tk_loopdet_free(d);
 }
 
@@ -83,7 +84,7 @@ int main(void)
 {
 	tk_loop_opts o;
 	tk_loop_opts_init(&o);
-	CHECK(o.max_period == 4096 && o.min_repeats == 3 && o.min_lines == 16 && o.keep == 2,
+	CHECKF(o.max_period == 4096 && o.min_repeats == 3 && o.min_lines == 16 && o.keep == 2,
 	      "defaults");
 
 	enum { N = 200000 };
@@ -104,7 +105,7 @@ int main(void)
 	for (uint64_t i = 0; i < n; i++)
 		tk_loopdet_feed(d, k[i], insn[i], 10 * i);
 	tk_loop l;
-	CHECK(tk_loopdet_result(d, &l) == 1 && l.period == 3 && l.start == 10 && l.first == 10 &&
+	CHECKF(tk_loopdet_result(d, &l) == 1 && l.period == 3 && l.start == 10 && l.first == 10 &&
 		      l.cut == 16 && l.cut_offset == 160,
 	      "I a b x12: period %u start %llu cut %llu", l.period, (unsigned long long)l.start,
 	      (unsigned long long)l.cut);
@@ -175,16 +176,11 @@ int main(void)
 		char what[64];
 		snprintf(what, sizeof what, "random #%d", t);
 		run(what, &small, k, insn, n);
-		if (failures > 10)
+		if (check_failures > 10)
 			break;
 	}
 
 	free(k);
 	free(insn);
-	if (failures) {
-		fprintf(stderr, "%d failures\n", failures);
-		return 1;
-	}
-	printf("loop detector: all tests passed\n");
-	return 0;
+	return check_report("loop detector");
 }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # usage: truncate-test.sh TRACEKIT TRACE KEEP LAST OUTDIR
 # Runs `tracekit truncate` on TRACE in every way it can read and write -
 # a file argument, -o FILE, standard input redirected from the file (which

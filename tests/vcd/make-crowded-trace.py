@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A trace for vcd --use-tarmac-timestamps whose clock stalls: 1500
 instructions stamped "5 clk" (more than the 1000 picosecond sub-steps of
 one step), then one at 6 (inside the spill-over), one at 4 (time going

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit test of lib/vcd_writer.c: the exact text of a small dump (header,
  * shortest value forms, text, partial updates, unchanged values written
  * once, times only when something changed) and the argument checks. */
@@ -52,43 +53,43 @@ int main(void)
 	FILE *fp = open_memstream(&buf, &len);
 	tk_vcd_opts o;
 	tk_vcd_opts_init(&o);
-	CHECK(!strcmp(o.timescale, "1 ns"), "default timescale");
+	CHECKF(!strcmp(o.timescale, "1 ns"), "default timescale");
 	o.date = "today";
 	o.version = "test 1 ($end)";
 	o.timescale = "1 ps";
 	tk_vcd *w;
-	CHECK(tk_vcd_new(fp, &o, &w) == 0, "new");
+	CHECKF(tk_vcd_new(fp, &o, &w) == 0, "new");
 	tk_vcd_var clk, r, s, bus, bad;
-	CHECK(tk_vcd_scope(w, "top") == 0, "scope");
-	CHECK(tk_vcd_add_var(w, "wire", 1, "clk", &clk) == 0, "clk");
-	CHECK(tk_vcd_add_var(w, "reg", 32, "r", &r) == 0, "r");
-	CHECK(tk_vcd_add_var(w, "reg", 12, "odd", &bad) == TK_ERR_INVAL, "12 bits refused");
-	CHECK(tk_vcd_add_var(w, "bogus", 8, "t", &bad) == TK_ERR_INVAL, "bad type refused");
-	CHECK(tk_vcd_add_var(w, "reg", 8, "9x", &bad) == TK_ERR_INVAL, "bad name refused");
-	CHECK(tk_vcd_scope(w, "sub") == 0, "scope sub");
-	CHECK(tk_vcd_add_var(w, "reg", 24, "s", &s) == 0, "s");
-	CHECK(tk_vcd_upscope(w) == 0, "upscope");
-	CHECK(tk_vcd_add_var(w, "wire", 16, "bus", &bus) == 0, "bus");
-	CHECK(tk_vcd_begin(w) == 0, "begin");
-	CHECK(tk_vcd_add_var(w, "wire", 8, "late", &bad) == TK_ERR_INVAL, "var after begin");
+	CHECKF(tk_vcd_scope(w, "top") == 0, "scope");
+	CHECKF(tk_vcd_add_var(w, "wire", 1, "clk", &clk) == 0, "clk");
+	CHECKF(tk_vcd_add_var(w, "reg", 32, "r", &r) == 0, "r");
+	CHECKF(tk_vcd_add_var(w, "reg", 12, "odd", &bad) == TK_ERR_INVAL, "12 bits refused");
+	CHECKF(tk_vcd_add_var(w, "bogus", 8, "t", &bad) == TK_ERR_INVAL, "bad type refused");
+	CHECKF(tk_vcd_add_var(w, "reg", 8, "9x", &bad) == TK_ERR_INVAL, "bad name refused");
+	CHECKF(tk_vcd_scope(w, "sub") == 0, "scope sub");
+	CHECKF(tk_vcd_add_var(w, "reg", 24, "s", &s) == 0, "s");
+	CHECKF(tk_vcd_upscope(w) == 0, "upscope");
+	CHECKF(tk_vcd_add_var(w, "wire", 16, "bus", &bus) == 0, "bus");
+	CHECKF(tk_vcd_begin(w) == 0, "begin");
+	CHECKF(tk_vcd_add_var(w, "wire", 8, "late", &bad) == TK_ERR_INVAL, "var after begin");
 
 	tk_vcd_set_u64(w, clk, 1);
 	tk_vcd_set_u64(w, r, 0);
 	tk_vcd_set_all(w, bus, TK_VCD_X);	/* unchanged: not written */
-	CHECK(tk_vcd_time(w, 5) == 0, "time 5");
+	CHECKF(tk_vcd_time(w, 5) == 0, "time 5");
 	tk_vcd_set_u64(w, r, 0x12345678);
 	tk_vcd_set_text(w, s, "abc", 3);
 	tk_vcd_set_all(w, bus, TK_VCD_Z);
 	tk_vcd_set_u64(w, clk, 1);		/* unchanged */
-	CHECK(tk_vcd_time(w, 6) == 0, "time 6");
+	CHECKF(tk_vcd_time(w, 6) == 0, "time 6");
 	/* nothing changes at 6: no "#6" */
 	tk_vcd_set_u64(w, clk, 1);
-	CHECK(tk_vcd_time(w, 7) == 0, "time 7");
+	CHECKF(tk_vcd_time(w, 7) == 0, "time 7");
 	uint8_t v[4] = {0x78, 0, 0xee, 0};
 	uint8_t st[4] = {TK_VCD_KNOWN, TK_VCD_KNOWN, TK_VCD_X, TK_VCD_KNOWN};
 	tk_vcd_set_bytes(w, r, 0, v, st, 4);
 	tk_vcd_set_text(w, s, "b", 1);
-	CHECK(tk_vcd_time(w, 9) == 0, "time 9");
+	CHECKF(tk_vcd_time(w, 9) == 0, "time 9");
 	uint8_t v2[2] = {1, 0}, st2[2] = {TK_VCD_KNOWN, TK_VCD_X};
 	tk_vcd_set_bytes(w, bus, 0, v2, st2, 2);
 	tk_vcd_set_u64(w, clk, 0);
@@ -97,26 +98,21 @@ int main(void)
 	uint8_t keep[4] = {TK_VCD_KNOWN, TK_VCD_KNOWN, TK_VCD_KEEP, TK_VCD_KEEP};
 	tk_vcd_set_bytes(w, r, 0, ff, NULL, 4);
 	tk_vcd_set_bytes(w, r, 0, ff, keep, 4);
-	CHECK(tk_vcd_time(w, 8) == TK_ERR_INVAL, "time going back refused");
-	CHECK(tk_vcd_now(w) == 9, "now");
-	CHECK(tk_vcd_finish(w) == 0, "finish");
+	CHECKF(tk_vcd_time(w, 8) == TK_ERR_INVAL, "time going back refused");
+	CHECKF(tk_vcd_now(w) == 9, "now");
+	CHECKF(tk_vcd_finish(w) == 0, "finish");
 	tk_vcd_free(w);
 	fclose(fp);
 
 	if (len != strlen(expected) || memcmp(buf, expected, len) != 0) {
-		failures++;
+		check_failures++;
 		fprintf(stderr, "FAIL: dump differs.\n--- got:\n%s--- expected:\n%s", buf, expected);
 	}
 	free(buf);
 
-	CHECK(tk_vcd_new(stdout, &(tk_vcd_opts){.size = sizeof o, .timescale = "3 ns"}, &w) ==
+	CHECKF(tk_vcd_new(stdout, &(tk_vcd_opts){.size = sizeof o, .timescale = "3 ns"}, &w) ==
 		      TK_ERR_INVAL,
 	      "bad timescale refused");
 
-	if (failures) {
-		fprintf(stderr, "%d failures\n", failures);
-		return 1;
-	}
-	printf("vcd writer: all tests passed\n");
-	return 0;
+	return check_report("vcd writer");
 }

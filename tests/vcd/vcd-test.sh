@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # usage: vcd-test.sh TRACEKIT PYTHON OUTDIR NAME EXPECT NVARS [VCD2FST FST2VCD] -- ARGS...
 # Runs `tracekit vcd --no-date -o OUTDIR/NAME.vcd ARGS...`, then checks the
 # dump with vcdcheck.py: the IEEE 1364 grammar, NVARS variables, no $date,

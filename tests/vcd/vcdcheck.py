@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Check a Value Change Dump against the IEEE 1364-2005 VCD grammar (18.2)
 and assert the values of variables at given times.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: the terminal trace browser's shared state.
  *
  * The screen is a stack of panes: the trace on top, then register, memory
@@ -17,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "model.h"
 #include "tfile.h"
 #include "tracekit/tarmac.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: the call-stack pane, the chain of calls active at the
  * current position, innermost first, each a way back to its call site. */
 #ifdef TK_HAVE_CURSES

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse (tarmac-browser): the interactive terminal trace browser.
  *
  * Opens (or builds) the trace's index, maps the trace file, and runs the
@@ -10,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #ifndef TK_HAVE_CURSES
 int tk_cmd_browse(int argc, char **argv)

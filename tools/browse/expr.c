@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: address expressions (see expr.h).  A recursive-descent
  * parser over the text; it evaluates as it parses. */
 #include "expr.h"

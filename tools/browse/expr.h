@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: address expressions.
  *
  * The `m`, `p` and `P` prompts take expressions such as `sp+0x10`,

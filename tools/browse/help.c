@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: help screens (F1, F10), one per kind of pane. */
 #ifdef TK_HAVE_CURSES
 #include <curses.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: syntax classes and symbolic branch targets (see
  * highlight.h).  A light tokenizer, not the parser: it must colour lines
  * the parser rejects, and never fail. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: how a trace line is shown.
  *
  * F6 colours the parts of a line (timestamp, addresses, mnemonic, register

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: dispatching a key to the focused pane. */
 #ifdef TK_HAVE_CURSES
 #include <curses.h>

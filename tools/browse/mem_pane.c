@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: memory panes, a hex and ASCII dump at any address. */
 #ifdef TK_HAVE_CURSES
 #include <curses.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: the adapter over the trace index (see model.h).
  *
  * The one translation here: the browser's position k (between instructions
@@ -10,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_index.h"
+#include "cli/cli.h"
+#include "cli/cli_index.h"
 #include "tracekit/index.h"
 
 struct tkb_model {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: what the browser asks of the trace index.
  *
  * A thin adapter over include/tracekit/index.h, in the terms the panes use:

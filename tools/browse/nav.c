@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: moving the current position, and folding.
  *
  * A folded call hides its activation (entry..exit): the trace pane shows

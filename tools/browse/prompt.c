@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: the prompt on the bottom line.
  *
  * Editing: printable characters, Backspace, Ctrl-W (delete a word),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: the register panes (core, single and double FP, NEON,
  * MVE).  Each is a grid of "name value" cells; the values are those of
  * the pane's position (the current one unless the pane is locked).

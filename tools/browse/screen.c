@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: colours, pane layout and the whole-screen redraw. */
 #ifdef TK_HAVE_CURSES
 #include <curses.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: the trace file's text, by byte offset (see tfile.h). */
 #include "tfile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: the trace file's text, by byte offset.
  *
  * The browser shows the trace's own lines; the index tells it where each

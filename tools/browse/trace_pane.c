@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browse: the trace pane.
  *
  * The lines around the current position are read from the trace file: up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: run a bare-metal Arm ELF program and write its Tarmac
  * trace.
  *
@@ -11,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "record.h"
 
 #ifndef TK_HAVE_UNICORN

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: the ELF program to run.
  *
  * Reads the loadable segments and guesses the core from the header: AArch64

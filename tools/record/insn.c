@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: the decoded-instruction cache.
  *
  * Each instruction address is decoded once: the fixed text of its trace line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: guest memory.
  *
  * Every guest range is backed by a host buffer of ours (mapped into unicorn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: buffered trace output.
  *
  * Lines are assembled straight into one large buffer with hand-written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: what the recorder's modules share.
  *
  * The recorder runs a bare-metal Arm ELF program under the unicorn emulator

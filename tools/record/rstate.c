@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: register slots, names and the R-line diff. */
 #ifdef TK_HAVE_UNICORN
 #include <stdio.h>

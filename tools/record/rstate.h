@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: the register model of the traced core.
  *
  * Each register the trace reports is a slot: its unicorn id, its width, the

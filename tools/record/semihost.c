@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: Arm semihosting.
  *
  * The calls newlib's rdimon library makes, after the Arm "Semihosting for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: the unicorn hooks that write the trace.
  *
  * The code hook runs before each instruction: it first reports the register

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit record: the recorder state and the tracing run. */
 #ifndef TRACEKIT_TOOLS_RECORD_TRACE_H
 #define TRACEKIT_TOOLS_RECORD_TRACE_H

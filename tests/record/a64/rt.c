@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A tiny freestanding C runtime for the AArch64 test programs, over Arm
  * semihosting (HLT #0xF000): the command line, console output through a
  * ":tt" handle, exit status via SYS_EXIT. */

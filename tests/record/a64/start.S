@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* AArch64 start-up for the recorder's test programs: ask the debugger
  * (semihosting SYS_HEAPINFO) where the stack is, clear .bss, run the C
  * start-up.  Runs at whatever exception level the core starts in. */

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit: folding confirmed calls into a tree of distinct call stacks.
+ *
+ * A forest (the detector's opaque handle) is the head of a sibling list of
+ * frames, at most one per function address.  Confirming a call makes a
+ * frame whose children are the forest of its callees; joining two forests
+ * merges frames of the same function, recursively.  Merged-away frames go
+ * to a free list, so the steady state allocates nothing.
+ */
+#include <stdlib.h>
+
+#include "tracekit/calls.h"
+#include "tracekit/error.h"
+
+struct tk_callstacks {
+	tk_stack_frame *f;
+	uint32_t count, cap;
+	uint32_t free_list;	/* linked through next_sibling */
+	uint32_t root;
+};
+
+static int alloc_frame(tk_callstacks *s, uint32_t *out)
+{
+	if (s->free_list != TK_CALL_NONE) {
+		*out = s->free_list;
+		s->free_list = s->f[*out].next_sibling;
+		return 0;
+	}
+	if (s->count == s->cap) {
+		if (s->cap >= UINT32_MAX / 2)
+			return TK_ERR_NOMEM;
+		uint32_t cap = s->cap ? s->cap * 2 : 256;
+		tk_stack_frame *n = realloc(s->f, (size_t)cap * sizeof *n);
+		if (!n)
+			return TK_ERR_NOMEM;
+		s->f = n;
+		s->cap = cap;
+	}
+	*out = s->count++;
+	return 0;
+}
+
+static uint32_t merge(tk_callstacks *s, uint32_t a, uint32_t b);
+
+/* Fold frame x into frame y (same function) and free x. */
+static void fold(tk_callstacks *s, uint32_t y, uint32_t x)
+{
+	tk_stack_frame *fy = &s->f[y], *fx = &s->f[x];
+	fy->calls += fx->calls;
+	fy->total_time += fx->total_time;
+	fy->self_time += fx->self_time;
+	fy->total_insns += fx->total_insns;
+	fy->self_insns += fx->self_insns;
+	uint32_t kids = fx->first_child;
+	fx->next_sibling = s->free_list;
+	s->free_list = x;
+	uint32_t m = merge(s, s->f[y].first_child, kids);
+	s->f[y].first_child = m;
+}
+
+/* Merge sibling list b into sibling list a; returns the new head. */
+static uint32_t merge(tk_callstacks *s, uint32_t a, uint32_t b)
+{
+	while (b != TK_CALL_NONE) {
+		uint32_t x = b;
+		b = s->f[x].next_sibling;
+		uint32_t y = a;
+		while (y != TK_CALL_NONE && s->f[y].addr != s->f[x].addr)
+			y = s->f[y].next_sibling;
+		if (y != TK_CALL_NONE) {
+			fold(s, y, x);
+		} else {
+			s->f[x].next_sibling = a;
+			a = x;
+		}
+	}
+	return a;
+}
+
+static int make_frame(tk_callstacks *s, const tk_call *call, uint32_t children, uint32_t *out)
+{
+	uint32_t i;
+	int rc = alloc_frame(s, &i);
+	if (rc < 0)
+		return rc;
+	tk_stack_frame *f = &s->f[i];
+	f->addr = call->entry.pc;
+	f->calls = 1;
+	f->total_time = call->exit.time >= call->entry.time ? call->exit.time - call->entry.time : 0;
+	f->total_insns = call->exit.insn - call->entry.insn + 1;
+	uint64_t kt = 0, ki = 0;
+	for (uint32_t c = children; c != TK_CALL_NONE; c = s->f[c].next_sibling) {
+		kt += s->f[c].total_time;
+		ki += s->f[c].total_insns;
+	}
+	/* Timestamps going backwards could make self negative: clamp. */
+	f->self_time = f->total_time > kt ? f->total_time - kt : 0;
+	f->self_insns = f->total_insns > ki ? f->total_insns - ki : 0;
+	f->first_child = children;
+	f->next_sibling = TK_CALL_NONE;
+	*out = i;
+	return 0;
+}
+
+static int confirm(void *ctx, const tk_call *call, uint32_t children, uint32_t *out)
+{
+	return make_frame(ctx, call, children, out);
+}
+
+static int join(void *ctx, uint32_t first, uint32_t second, uint32_t *out)
+{
+	*out = merge(ctx, first, second);
+	return 0;
+}
+
+static int finish(void *ctx, const tk_call *root, uint32_t children)
+{
+	tk_callstacks *s = ctx;
+	return make_frame(s, root, children, &s->root);
+}
+
+int tk_callstacks_new(tk_callstacks **out, tk_calls_sink *sink)
+{
+	tk_callstacks *s = calloc(1, sizeof *s);
+	*out = s;
+	if (!s)
+		return TK_ERR_NOMEM;
+	s->free_list = s->root = TK_CALL_NONE;
+	sink->ctx = s;
+	sink->confirm = confirm;
+	sink->join = join;
+	sink->finish = finish;
+	return 0;
+}
+
+const tk_stack_frame *tk_callstacks_frames(const tk_callstacks *s, uint32_t *count,
+					   uint32_t *root)
+{
+	*count = s->count;
+	*root = s->root;
+	return s->f;
+}
+
+void tk_callstacks_free(tk_callstacks *s)
+{
+	if (!s)
+		return;
+	free(s->f);
+	free(s);
+}

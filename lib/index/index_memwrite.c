@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit: writing the index's memory sections.
+ *
+ * The memory event records arrive in trace order; the file keeps them by
+ * address.  Records are collected into runs of bounded size, each sorted
+ * by (chunk, position, order) and spilled to a temporary file when full;
+ * at the end the runs are merged, so memory stays bounded whatever the
+ * trace length.
+ *
+ * The merged stream becomes, per 64-byte chunk, a list of pages of at most
+ * TK_PAGE_EVENTS events.  Each page starts with a snapshot of the chunk
+ * (known mask in its header, the known bytes in its body), so a query
+ * replays at most one page after a binary search on the page headers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index_build.h"
+
+#ifdef TK_IDX_SMALL_BUFFERS	/* tests: many runs, many refills */
+#define RUN_RECORDS 1000u
+#define MERGE_MEM 4096u
+#else
+#define RUN_RECORDS (1u << 17)	/* 128 K records (6 MB) per run */
+#define MERGE_MEM (16u << 20)	/* read buffers of all runs while merging */
+#endif
+
+static int cmp_mrec(const void *pa, const void *pb)
+{
+	const tk_mrec *a = pa, *b = pb;
+	if (a->chunk != b->chunk)
+		return a->chunk < b->chunk ? -1 : 1;
+	if (a->pos != b->pos)
+		return a->pos < b->pos ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	return (int)a->off - (int)b->off;
+}
+
+/* Sort in place (qsort would allocate a copy of the whole run): quicksort
+ * with a median-of-three pivot, insertion sort for short ranges, recursion
+ * on the smaller side only. */
+static void swap_rec(tk_mrec *a, tk_mrec *b)
+{
+	tk_mrec t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void sort_recs(tk_mrec *v, size_t n)
+{
+	while (n > 16) {
+		tk_mrec *a = v, *m = v + n / 2, *z = v + n - 1;
+		if (cmp_mrec(m, a) < 0) swap_rec(m, a);
+		if (cmp_mrec(z, a) < 0) swap_rec(z, a);
+		if (cmp_mrec(z, m) < 0) swap_rec(z, m);
+		tk_mrec pivot = *m;
+		size_t i = 0, j = n - 1;
+		for (;;) {
+			while (cmp_mrec(&v[i], &pivot) < 0)
+				i++;
+			while (cmp_mrec(&pivot, &v[j]) < 0)
+				j--;
+			if (i >= j)
+				break;
+			swap_rec(&v[i++], &v[j--]);
+		}
+		/* [0, j] <= pivot <= [j + 1, n) */
+		if (j + 1 < n - j - 1) {
+			sort_recs(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_recs(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		tk_mrec x = v[i];
+		size_t k = i;
+		for (; k && cmp_mrec(&x, &v[k - 1]) < 0; k--)
+			v[k] = v[k - 1];
+		v[k] = x;
+	}
+}
+
+static int spill_run(tk_mruns *r)
+{
+	sort_recs(r->buf, r->len);
+	if (!r->spill && !(r->spill = tmpfile()))
+		return TK_ERR_IO;
+	uint64_t *ro = realloc(r->run_off, (r->nruns + 2) * sizeof *ro);
+	if (!ro)
+		return TK_ERR_NOMEM;
+	r->run_off = ro;
+	r->run_off[r->nruns++] = r->spilled;
+	if (fwrite(r->buf, sizeof *r->buf, r->len, r->spill) != r->len)
+		return TK_ERR_IO;
+	r->spilled += r->len;
+	r->run_off[r->nruns] = r->spilled;
+	r->len = 0;
+	return 0;
+}
+
+int tk_mruns_add(tk_mruns *r, const tk_mrec *rec)
+{
+	if (r->len == r->cap) {
+		if (r->cap >= RUN_RECORDS) {
+			int err = spill_run(r);
+			if (err)
+				return err;
+		} else {
+			size_t cap = r->cap ? r->cap * 2 : 4096;
+			tk_mrec *b = realloc(r->buf, cap * sizeof *b);
+			if (!b)
+				return TK_ERR_NOMEM;
+			r->buf = b;
+			r->cap = cap;
+		}
+	}
+	r->buf[r->len++] = *rec;
+	return 0;
+}
+
+void tk_mruns_free(tk_mruns *r)
+{
+	free(r->buf);
+	free(r->run_off);
+	if (r->spill)
+		fclose(r->spill);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- the page writer ---- */
+
+typedef struct pagew {
+	tk_ixw *w;
+	tk_spill pagehdr, chunkdir;
+	uint64_t npages;
+	uint64_t body_off;	/* next body's offset in MEMDATA */
+
+	bool in_chunk;
+	uint64_t chunk;
+	uint64_t chunk_first_page;
+	tk_chunkstate st;	/* chunk state after the events so far */
+
+	/* the page being built */
+	unsigned nev;
+	uint64_t first_pos, prev_pos, known0, wmask;
+	uint8_t body[TK_CHUNK_BYTES + TK_PAGE_EVENTS * (10 + 2 + TK_CHUNK_BYTES)];
+	size_t blen;
+} pagew;
+
+static int end_page(pagew *p)
+{
+	if (!p->nev)
+		return 0;
+	uint8_t h[TK_PAGE_SIZE];
+	tk_put64(h + TK_PG_FIRSTPOS, p->first_pos);
+	tk_put64(h + TK_PG_BODY, p->body_off);
+	tk_put64(h + TK_PG_KNOWN, p->known0);
+	tk_put64(h + TK_PG_WMASK, p->wmask);
+	tk_put32(h + TK_PG_NEVENTS, p->nev);
+	tk_put32(h + TK_PG_BODYLEN, (uint32_t)p->blen);
+	int err = tk_spill_write(&p->pagehdr, h, sizeof h);
+	if (!err)
+		err = tk_ixw_write(p->w, p->body, p->blen);
+	p->body_off += p->blen;
+	p->npages++;
+	p->nev = 0;
+	return err;
+}
+
+static int end_chunk(pagew *p)
+{
+	if (!p->in_chunk)
+		return 0;
+	int err = end_page(p);
+	if (err)
+		return err;
+	uint8_t e[TK_CH_ENTRY];
+	tk_put64(e + TK_CH_ADDR, p->chunk << TK_CHUNK_SHIFT);
+	tk_put64(e + TK_CH_FIRSTPAGE, p->chunk_first_page);
+	tk_put32(e + TK_CH_NPAGES, (uint32_t)(p->npages - p->chunk_first_page));
+	tk_put32(e + TK_CH_NPAGES + 4, 0);
+	p->in_chunk = false;
+	return tk_spill_write(&p->chunkdir, e, sizeof e);
+}
+
+/* Append one event to the chunk's current page, starting a new chunk or
+ * page as needed. */
+static int page_event(pagew *p, const tk_mrec *r)
+{
+	int err;
+	if (!p->in_chunk || r->chunk != p->chunk) {
+		if ((err = end_chunk(p)))
+			return err;
+		p->in_chunk = true;
+		p->chunk = r->chunk;
+		p->chunk_first_page = p->npages;
+		memset(&p->st, 0, sizeof p->st);
+	}
+	if (p->nev == TK_PAGE_EVENTS && (err = end_page(p)))
+		return err;
+	if (!p->nev) {
+		/* Snapshot: the known bytes before this page. */
+		p->first_pos = p->prev_pos = r->pos;
+		p->known0 = p->st.known;
+		p->wmask = 0;
+		p->blen = 0;
+		for (unsigned i = 0; i < TK_CHUNK_BYTES; i++)
+			if (p->st.known >> i & 1)
+				p->body[p->blen++] = p->st.value[i];
+	}
+	uint64_t mask = tk_mask_range(r->off, r->len);
+	p->blen += tk_putv(p->body + p->blen, r->pos - p->prev_pos);
+	p->prev_pos = r->pos;
+	p->body[p->blen++] = (uint8_t)(r->kind << 6 | r->off);
+	p->body[p->blen++] = (uint8_t)(r->len - 1);
+	if (r->kind == TK_MK_UNKNOWN) {
+		p->st.known &= ~mask;
+		p->wmask |= mask;
+	} else {
+		memcpy(p->body + p->blen, r->data, r->len);
+		p->blen += r->len;
+		memcpy(p->st.value + r->off, r->data, r->len);
+		p->st.known |= mask;
+		if (r->kind == TK_MK_WRITE)
+			p->wmask |= mask;
+	}
+	p->nev++;
+	return 0;
+}
+
+/* ---- merging ---- */
+
+typedef struct runrd {
+	uint64_t next, end;	/* record indexes in the spill file */
+	tk_mrec *buf;
+	size_t len, i;
+} runrd;
+
+static int run_fill(FILE *fp, runrd *rr, size_t cap)
+{
+	size_t n = rr->end - rr->next < cap ? (size_t)(rr->end - rr->next) : cap;
+	rr->i = rr->len = 0;
+	if (!n)
+		return 0;
+	if (fseeko(fp, (off_t)(rr->next * sizeof(tk_mrec)), SEEK_SET) != 0 ||
+	    fread(rr->buf, sizeof(tk_mrec), n, fp) != n)
+		return TK_ERR_IO;
+	rr->next += n;
+	rr->len = n;
+	return 0;
+}
+
+static int merge_runs(tk_mruns *r, pagew *p)
+{
+	size_t n = r->nruns;
+	runrd *rd = calloc(n, sizeof *rd);
+	size_t *heap = malloc(n * sizeof *heap);
+	int err = 0;
+	if (!rd || !heap) {
+		err = TK_ERR_NOMEM;
+		goto out;
+	}
+	size_t hn = 0;
+	/* The read buffers share a fixed budget, however many runs. */
+	size_t cap = MERGE_MEM / sizeof(tk_mrec) / (n ? n : 1);
+	if (cap < 16)
+		cap = 16;
+	for (size_t i = 0; i < n && !err; i++) {
+		rd[i].next = r->run_off[i];
+		rd[i].end = r->run_off[i + 1];
+		rd[i].buf = malloc(cap * sizeof(tk_mrec));
+		if (!rd[i].buf) {
+			err = TK_ERR_NOMEM;
+			break;
+		}
+		err = run_fill(r->spill, &rd[i], cap);
+		if (!err && rd[i].len)
+			heap[hn++] = i;
+	}
+#define HEAD(k) (&rd[heap[k]].buf[rd[heap[k]].i])
+	/* heapify */
+	for (size_t s = hn / 2; s-- > 0 && !err;) {
+		size_t k = s;
+		for (;;) {
+			size_t c = 2 * k + 1, m = k;
+			if (c < hn && cmp_mrec(HEAD(c), HEAD(m)) < 0) m = c;
+			if (c + 1 < hn && cmp_mrec(HEAD(c + 1), HEAD(m)) < 0) m = c + 1;
+			if (m == k) break;
+			size_t t = heap[k]; heap[k] = heap[m]; heap[m] = t;
+			k = m;
+		}
+	}
+	while (hn && !err) {
+		runrd *top = &rd[heap[0]];
+		err = page_event(p, &top->buf[top->i]);
+		if (err)
+			break;
+		if (++top->i == top->len) {
+			err = run_fill(r->spill, top, cap);
+			if (!err && !top->len)
+				heap[0] = heap[--hn];
+		}
+		size_t k = 0;
+		for (;;) {
+			size_t c = 2 * k + 1, m = k;
+			if (c < hn && cmp_mrec(HEAD(c), HEAD(m)) < 0) m = c;
+			if (c + 1 < hn && cmp_mrec(HEAD(c + 1), HEAD(m)) < 0) m = c + 1;
+			if (m == k) break;
+			size_t t = heap[k]; heap[k] = heap[m]; heap[m] = t;
+			k = m;
+		}
+	}
+#undef HEAD
+out:
+	if (rd)
+		for (size_t i = 0; i < n; i++)
+			free(rd[i].buf);
+	free(rd);
+	free(heap);
+	return err;
+}
+
+/* Write a spilled buffer as one whole section. */
+static int spilled_section(tk_ixw *w, uint32_t id, tk_spill *s)
+{
+	int err = tk_ixw_begin(w, id);
+	if (!err)
+		err = tk_spill_copy(s, w);
+	if (!err)
+		err = tk_ixw_end(w);
+	return err;
+}
+
+int tk_mruns_write(tk_mruns *r, tk_ixw *w)
+{
+	pagew *p = calloc(1, sizeof *p);
+	if (!p)
+		return TK_ERR_NOMEM;
+	p->w = w;
+	int err = tk_ixw_begin(w, TK_SEC_MEMDATA);
+	if (!err) {
+		if (!r->spill) {
+			sort_recs(r->buf, r->len);
+			for (size_t i = 0; i < r->len && !err; i++)
+				err = page_event(p, &r->buf[i]);
+		} else {
+			if (r->len)
+				err = spill_run(r);
+			free(r->buf);	/* the merge needs little memory */
+			r->buf = NULL;
+			r->cap = 0;
+			if (!err)
+				err = merge_runs(r, p);
+		}
+	}
+	if (!err)
+		err = end_chunk(p);
+	if (!err)
+		err = tk_ixw_end(w);
+	if (!err)
+		err = spilled_section(w, TK_SEC_PAGEHDR, &p->pagehdr);
+	if (!err)
+		err = spilled_section(w, TK_SEC_CHUNKDIR, &p->chunkdir);
+	tk_spill_free(&p->pagehdr);
+	tk_spill_free(&p->chunkdir);
+	free(p);
+	tk_mruns_free(r);
+	return err;
+}

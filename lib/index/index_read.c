@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit: opening an index file and checking it.
+ *
+ * The file is mapped read-only and checked before any query can see it:
+ * magic, format version, header checksum, the recorded file size (a
+ * truncated file fails), every section's bounds and checksum, and the
+ * consistency of the section sizes with the header.  Queries still decode
+ * with bounds checks, so even a file that passes these but lies cannot make
+ * them read outside the mapping.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "index_impl.h"
+
+static char *dup_n(const void *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+/* Checksum a section of the mapping in pieces, releasing each piece's
+ * pages once read: verifying a large index must not make its whole size
+ * resident (queries fault back in, from the page cache, what they use). */
+static uint64_t hash_and_release(const tk_index *idx, uint64_t off, uint64_t len)
+{
+	const size_t piece = 4u << 20;
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t page = pg > 0 ? (uint64_t)pg : 4096;
+	tk_hasher h;
+	tk_hasher_init(&h);
+	while (len) {
+		size_t k = len < piece ? (size_t)len : piece;
+		tk_hasher_update(&h, idx->map + off, k);
+		/* whole pages inside [off, off + k) */
+		uint64_t a = (off + page - 1) / page * page, b = (off + k) / page * page;
+		if (b > a)
+			madvise((void *)(idx->map + a), b - a, MADV_DONTNEED);
+		off += k;
+		len -= k;
+	}
+	return tk_hasher_final(&h);
+}
+
+static int check(tk_index *idx)
+{
+	const uint8_t *h = idx->map;
+	size_t size = idx->map_size;
+	if (size < TK_IDX_HEADER_SIZE || memcmp(h, TK_IDX_MAGIC, 8) != 0)
+		return TK_ERR_CORRUPT;
+	if (tk_get32(h + TK_H_VERSION) != TK_INDEX_FORMAT_VERSION)
+		return TK_ERR_FORMAT;
+	if (tk_get64(h + TK_IDX_HCSUM_OFF) != tk_idx_hash(h, TK_IDX_HCSUM_OFF))
+		return TK_ERR_CORRUPT;
+	idx->flags = tk_get32(h + TK_H_FLAGS);
+	if (!(idx->flags & TK_HF_COMPLETE) || tk_get64(h + TK_H_FILESIZE) != size ||
+	    tk_get32(h + TK_H_HSIZE) != TK_IDX_HEADER_SIZE)
+		return TK_ERR_CORRUPT;
+	if (tk_get32(h + TK_H_BLOCK_INSNS) != TK_BLOCK_INSNS ||
+	    tk_get32(h + TK_H_CHUNK_SIZE) != TK_CHUNK_BYTES ||
+	    tk_get32(h + TK_H_PAGE_EVENTS) != TK_PAGE_EVENTS ||
+	    tk_get32(h + TK_H_NREGS) != TK_REG_COUNT)
+		return TK_ERR_FORMAT;
+
+	const uint8_t *sec[TK_SEC_COUNT_] = {0};
+	uint64_t len[TK_SEC_COUNT_] = {0};
+	uint32_t n = tk_get32(h + TK_H_NSECT);
+	if (n > TK_IDX_MAX_SECT)
+		return TK_ERR_CORRUPT;
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *e = h + TK_IDX_SECTAB_OFF + i * TK_IDX_SECT_SIZE;
+		uint32_t id = tk_get32(e);
+		uint64_t off = tk_get64(e + 8), l = tk_get64(e + 16);
+		if (off < TK_IDX_HEADER_SIZE || off > size || l > size - off)
+			return TK_ERR_CORRUPT;
+		if (hash_and_release(idx, off, l) != tk_get64(e + 24))
+			return TK_ERR_CORRUPT;
+		if (id < TK_SEC_COUNT_) {
+			sec[id] = h + off;
+			len[id] = l;
+		}
+	}
+	for (int id = 1; id < TK_SEC_COUNT_; id++)
+		if (!sec[id])
+			return TK_ERR_CORRUPT;
+
+	idx->trace_size = tk_get64(h + TK_H_TRACE_SIZE);
+	idx->trace_mtime_ns = tk_get64(h + TK_H_TRACE_MTIME);
+	idx->trace_ctime_ns = tk_get64(h + TK_H_TRACE_CTIME);
+	idx->build_ms = tk_get64(h + TK_H_BUILD_MS);
+	idx->lines = tk_get64(h + TK_H_LINES);
+	idx->ninsn = tk_get64(h + TK_H_INSNS);
+	idx->ncalls_hdr = tk_get64(h + TK_H_CALLS);
+	idx->reg_updates = tk_get64(h + TK_H_REG_UPDATES);
+	idx->mem_accesses = tk_get64(h + TK_H_MEM_ACCESSES);
+	idx->mem_touched = tk_get64(h + TK_H_MEM_TOUCHED);
+	idx->mem_known = tk_get64(h + TK_H_MEM_KNOWN);
+	idx->semihost = tk_get64(h + TK_H_SEMIHOST);
+	for (int i = 0; i < 3; i++)
+		idx->regseen[i] = tk_get64(h + TK_H_REGSEEN + 8 * i);
+	idx->block_insns = TK_BLOCK_INSNS;
+
+	idx->blocks = sec[TK_SEC_BLOCKS];
+	idx->blocks_len = len[TK_SEC_BLOCKS];
+	idx->dir = sec[TK_SEC_BLOCKDIR];
+	idx->nblocks = len[TK_SEC_BLOCKDIR] / TK_DIR_SIZE;
+	idx->bloom = sec[TK_SEC_PCBLOOM];
+	idx->memdata = sec[TK_SEC_MEMDATA];
+	idx->memdata_len = len[TK_SEC_MEMDATA];
+	idx->pagehdr = sec[TK_SEC_PAGEHDR];
+	idx->npages = len[TK_SEC_PAGEHDR] / TK_PAGE_SIZE;
+	idx->chunkdir = sec[TK_SEC_CHUNKDIR];
+	idx->nchunks = len[TK_SEC_CHUNKDIR] / TK_CH_ENTRY;
+	if (len[TK_SEC_BLOCKDIR] % TK_DIR_SIZE || len[TK_SEC_PAGEHDR] % TK_PAGE_SIZE ||
+	    len[TK_SEC_CHUNKDIR] % TK_CH_ENTRY ||
+	    len[TK_SEC_PCBLOOM] != idx->nblocks * TK_BLOOM_BYTES ||
+	    idx->nblocks != (idx->ninsn + TK_BLOCK_INSNS - 1) / TK_BLOCK_INSNS)
+		return TK_ERR_CORRUPT;
+	/* Every block but the last is full; blocks lie inside BLOCKS. */
+	for (uint64_t b = 0; b < idx->nblocks; b++) {
+		const uint8_t *d = tk_idx_dirent(idx, b);
+		uint64_t want = b + 1 < idx->nblocks ? TK_BLOCK_INSNS
+						      : idx->ninsn - b * TK_BLOCK_INSNS;
+		uint64_t off = tk_get64(d + TK_DIR_DATA);
+		uint64_t l = (uint64_t)tk_get32(d + TK_DIR_POSLEN) + tk_get32(d + TK_DIR_CKPTLEN) +
+			     tk_get32(d + TK_DIR_LOGLEN);
+		if (tk_get32(d + TK_DIR_NINSN) != want || off > idx->blocks_len ||
+		    l > idx->blocks_len - off)
+			return TK_ERR_CORRUPT;
+	}
+	for (uint64_t c = 0; c < idx->nchunks; c++) {
+		const uint8_t *e = tk_idx_chunk(idx, c);
+		uint64_t first = tk_get64(e + TK_CH_FIRSTPAGE), np = tk_get32(e + TK_CH_NPAGES);
+		if (!np || first > idx->npages || np > idx->npages - first ||
+		    (tk_get64(e + TK_CH_ADDR) & (TK_CHUNK_BYTES - 1)) ||
+		    (c && tk_get64(e + TK_CH_ADDR) <= tk_get64(e - TK_CH_ENTRY + TK_CH_ADDR)))
+			return TK_ERR_CORRUPT;
+	}
+	for (uint64_t pg = 0; pg < idx->npages; pg++) {
+		const uint8_t *p = tk_idx_page(idx, pg);
+		uint64_t off = tk_get64(p + TK_PG_BODY), l = tk_get32(p + TK_PG_BODYLEN);
+		if (off > idx->memdata_len || l > idx->memdata_len - off)
+			return TK_ERR_CORRUPT;
+	}
+	idx->trace_path = dup_n(sec[TK_SEC_TRACEPATH], len[TK_SEC_TRACEPATH]);
+	if (!idx->trace_path)
+		return TK_ERR_NOMEM;
+	return tk_idx_calls_decode(idx, sec[TK_SEC_CALLS], len[TK_SEC_CALLS]);
+}
+
+/* Load from an open descriptor (closed here in all cases). */
+int tk_idx_load_fd(int fd, const char *path, tk_index **out)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return TK_ERR_IO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return TK_ERR_ISDIR;
+	}
+	tk_index *idx = calloc(1, sizeof *idx);
+	if (!idx) {
+		close(fd);
+		return TK_ERR_NOMEM;
+	}
+	idx->path = dup_n(path, strlen(path));
+	if (!idx->path) {
+		close(fd);
+		free(idx);
+		return TK_ERR_NOMEM;
+	}
+	idx->map_size = (size_t)st.st_size;
+	if (idx->map_size >= TK_IDX_HEADER_SIZE) {
+		void *m = mmap(NULL, idx->map_size, PROT_READ, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED) {
+			close(fd);
+			tk_index_free(idx);
+			return TK_ERR_IO;
+		}
+		idx->map = m;
+		idx->owns_map = true;
+	}
+	close(fd);
+	int err = check(idx);
+	if (err) {
+		tk_index_free(idx);
+		return err;
+	}
+	*out = idx;
+	return 0;
+}
+
+int tk_index_load(const char *index_path, tk_index **out)
+{
+	if (!index_path || !out)
+		return TK_ERR_INVAL;
+	int fd = open(index_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EISDIR ? TK_ERR_ISDIR : TK_ERR_OPEN;
+	return tk_idx_load_fd(fd, index_path, out);
+}
+
+void tk_index_free(tk_index *idx)
+{
+	if (!idx)
+		return;
+	if (idx->owns_map && idx->map)
+		munmap((void *)idx->map, idx->map_size);
+	free(idx->tree.calls);
+	free(idx->callpos);
+	free(idx->trace_path);
+	free(idx->path);
+	free(idx);
+}
+
+const char *tk_index_path(const tk_index *idx)
+{
+	return idx->path;
+}
+
+const char *tk_index_trace_path(const tk_index *idx)
+{
+	return idx->trace_path;
+}
+
+uint64_t tk_index_count(const tk_index *idx)
+{
+	return idx->ninsn;
+}
+
+bool tk_index_reg_seen(const tk_index *idx, tk_reg reg)
+{
+	return reg < TK_REG_COUNT && (idx->regseen[reg >> 6] >> (reg & 63) & 1);
+}
+
+int tk_index_get_info(const tk_index *idx, tk_index_info *info)
+{
+	if (!info || info->size < sizeof *info)
+		return TK_ERR_INVAL;
+	size_t sz = info->size;
+	memset(info, 0, sizeof *info);
+	info->size = sz;
+	info->version = TK_INDEX_FORMAT_VERSION;
+	info->file_size = idx->map_size;
+	info->trace_size = idx->trace_size;
+	info->lines = idx->lines;
+	info->instructions = idx->ninsn;
+	info->calls = idx->tree.count ? idx->tree.count - 1 : 0;
+	info->reg_updates = idx->reg_updates;
+	info->mem_accesses = idx->mem_accesses;
+	for (int i = 0; i < 3; i++)
+		info->regs_seen += (uint32_t)__builtin_popcountll(idx->regseen[i]);
+	info->mem_bytes_touched = idx->mem_touched;
+	info->mem_bytes_known = idx->mem_known;
+	info->semihosting_calls = idx->semihost;
+	info->build_ms = idx->build_ms;
+	info->big_endian = idx->flags & TK_HF_BIG_ENDIAN;
+	info->implicit_thumb = idx->flags & TK_HF_IMPLICIT_THUMB;
+	return 0;
+}
+
+void tk_index_opts_init(tk_index_opts *opts)
+{
+	memset(opts, 0, sizeof *opts);
+	opts->size = sizeof *opts;
+	opts->mode = TK_INDEX_AUTO;
+}

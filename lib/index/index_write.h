@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit internal: writing an index file.
+ *
+ * tk_ixw writes the file sequentially under a temporary name, section by
+ * section, then fills in the header (sizes, checksums) and renames it into
+ * place: a reader never sees a half-written index.  tk_spill holds data
+ * produced alongside a section being written (directories) in memory, or in
+ * an anonymous temporary file beyond a few MB, to be appended later.
+ */
+#ifndef TRACEKIT_INDEX_WRITE_H
+#define TRACEKIT_INDEX_WRITE_H
+
+#include <stdio.h>
+
+#include "index_impl.h"
+
+typedef struct tk_ixw tk_ixw;
+
+/*
+ * Create the temporary file for final_path (in the same directory).  If
+ * that directory is not writable and anon_ok, the file is created in
+ * $TMPDIR and unlinked at once: *anon is then set and tk_ixw_finish leaves
+ * it open for the caller.  Errors: TK_ERR_OPEN (errno set), TK_ERR_NOMEM.
+ */
+int tk_ixw_create(const char *final_path, bool anon_ok, tk_ixw **out, bool *anon);
+
+/* The temporary file's name ("" when anonymous). */
+const char *tk_ixw_tmp_path(const tk_ixw *w);
+
+/* Start / end a section; data written in between belongs to it. */
+int tk_ixw_begin(tk_ixw *w, uint32_t id);
+int tk_ixw_end(tk_ixw *w);
+
+/* Append bytes to the current section.  Errors: TK_ERR_IO. */
+int tk_ixw_write(tk_ixw *w, const void *p, size_t n);
+
+/* Bytes written so far into the current section. */
+uint64_t tk_ixw_section_pos(const tk_ixw *w);
+
+/*
+ * Flush, fill in the header (hdr: the first TK_IDX_HEADER_SIZE bytes with
+ * every field but the size, section table and checksums), checksum, and
+ * rename into place.  For an anonymous file, *fd_out receives the open
+ * descriptor (else -1).  The writer is freed in all cases.
+ * Errors: TK_ERR_IO.
+ */
+int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out);
+
+/* Remove the temporary file and free the writer. */
+void tk_ixw_abort(tk_ixw *w);
+
+/* Write the CALLS section (index_calls.c). */
+int tk_idx_calls_write(tk_ixw *w, const tk_calltree *t);
+
+typedef struct tk_spill {
+	uint8_t *buf;
+	size_t len, cap;
+	FILE *fp;		/* overflow, NULL until needed */
+	uint64_t total;
+} tk_spill;
+
+int tk_spill_write(tk_spill *s, const void *p, size_t n);
+/* Append everything to w's current section and reset.  Errors: TK_ERR_IO. */
+int tk_spill_copy(tk_spill *s, tk_ixw *w);
+void tk_spill_free(tk_spill *s);
+
+#endif

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit: the Tarmac file source: lines from the line reader, events from
+ * the line parser, problems to the diagnostic callback. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/linereader.h"
+#include "tracekit/source_author.h"
+#include "tarmac_impl.h"
+#include "tracekit/error.h"
+#include "tracekit/tarmac.h"
+
+typedef struct tarmac_source {
+	tk_source base;
+	tk_linereader lr;
+	bool own_fd;
+	tk_tarmac_parser *parser;
+	const tk_event *evs;
+	size_t nev, iev;
+	uint64_t lineno;
+	int sticky;		/* a fatal error, returned again on every call */
+	bool sniffed;
+	bool warned_state;
+} tarmac_source;
+
+/* Length of the well-formed UTF-8 sequence at u (lead byte >= 0x80), or 0
+ * if it is not one (a sequence cut by the end of the buffer counts as
+ * well-formed). */
+static size_t utf8_length(const unsigned char *u, size_t avail)
+{
+	size_t len = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 :
+		     u[0] >= 0xe0 && u[0] <= 0xef ? 3 :
+		     u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+	for (size_t k = 1; k < len && k < avail; k++)
+		if ((u[k] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* Is the start of the file text?  Returns NULL or why not.  A NUL byte
+ * in the first line, or many control characters in the first 4 KiB, mean
+ * binary data; NUL bytes further on only spoil their own lines (a trace
+ * whose tail was never written, say), which are skipped with a warning. */
+static const char *sniff_binary(const char *d, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)d;
+	if (n >= 2 && u[0] == 0x1f && u[1] == 0x8b)
+		return "gzip-compressed data, not a text trace (decompress it first)";
+	if (n >= 4 && u[0] == 0x28 && u[1] == 0xb5 && u[2] == 0x2f && u[3] == 0xfd)
+		return "zstd-compressed data, not a text trace (decompress it first)";
+	if (n >= 6 && memcmp(d, "\xfd" "7zXZ", 5) == 0)
+		return "xz-compressed data, not a text trace (decompress it first)";
+	if (n >= 3 && memcmp(d, "BZh", 3) == 0 && n >= 4 && u[3] >= '1' && u[3] <= '9')
+		return "bzip2-compressed data, not a text trace (decompress it first)";
+	if (n >= 4 && memcmp(d, "\x7f" "ELF", 4) == 0)
+		return "an ELF file, not a trace (give it with --image)";
+	if (n > 4096)
+		n = 4096;
+	const char *nl = memchr(d, '\n', n);
+	if (memchr(d, 0, nl ? (size_t)(nl - d) : n))
+		return "binary data (NUL bytes), not a text trace";
+	/* Count bytes no text has: control characters, and bytes >= 0x80
+	 * that are not part of a well-formed UTF-8 sequence.  NUL bytes after
+	 * the first line are not counted (see above). */
+	size_t bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (u[i] >= 0x80) {
+			size_t len = utf8_length(u + i, n - i);
+			if (len)
+				i += len - 1;
+			else
+				bad++;
+		} else if (u[i] == 0x7f ||
+			   (u[i] < 0x20 && !strchr("\t\n\r\f\v\033", u[i]))) {
+			bad++;
+		}
+	}
+	if (bad > n / 16)
+		return "binary data, not a text trace";
+	return NULL;
+}
+
+static int sniff(tarmac_source *ts)
+{
+	const char *d;
+	size_t n;
+	ts->sniffed = true;
+	int rc = tk_linereader_peek(&ts->lr, &d, &n);
+	if (rc < 0) {
+		tk_source_report(&ts->base, TK_DIAG_ERROR, 0, "read error: %s",
+				 strerror(ts->lr.read_errno));
+		return rc;
+	}
+	const char *why = sniff_binary(d, n);
+	if (!why)
+		return 0;
+	tk_source_report(&ts->base, TK_DIAG_ERROR, 1, "%s", why);
+	return TK_ERR_BINARY;
+}
+
+/* Read and parse lines until one yields events. */
+static int refill(tarmac_source *ts)
+{
+	tk_source *s = &ts->base;
+	while (ts->iev >= ts->nev) {
+		tk_line line;
+		int rc = tk_linereader_next(&ts->lr, &line);
+		if (rc <= 0) {
+			if (rc == TK_ERR_IO)
+				tk_source_report(s, TK_DIAG_ERROR, ts->lineno + 1, "read error: %s",
+						 strerror(ts->lr.read_errno));
+			else if (rc < 0)
+				tk_source_report(s, TK_DIAG_ERROR, ts->lineno + 1, "%s", tk_strerror(rc));
+			return rc;
+		}
+		ts->lineno++;
+		s->pos = tk_linereader_pos(&ts->lr);
+		if (line.too_long) {
+			tk_source_report(s, TK_DIAG_WARNING, ts->lineno,
+					 "line longer than %zu bytes: skipped", ts->lr.max_line);
+			continue;
+		}
+		if (line.has_nul) {
+			tk_source_report(s, TK_DIAG_WARNING, ts->lineno,
+					 "line contains NUL bytes (binary data?): skipped");
+			continue;
+		}
+		ts->iev = 0;
+		rc = tk_tarmac_parse_line(ts->parser, line.s, line.len, ts->lineno, line.offset,
+					  &ts->evs, &ts->nev);
+		if (rc < 0)
+			tk_source_report(s, TK_DIAG_WARNING, ts->lineno, "%s",
+					 tk_tarmac_parser_error(ts->parser));
+		if (ts->parser->missing_state && !ts->warned_state) {
+			ts->warned_state = true;
+			tk_source_report(s, TK_DIAG_WARNING, ts->lineno,
+					 "instruction line without an instruction-set state letter: "
+					 "instruction set unknown (use --implicit-thumb if the trace is Thumb)");
+		}
+	}
+	return 1;
+}
+
+static int tarmac_next(tk_source *s, tk_event *ev)
+{
+	tarmac_source *ts = (tarmac_source *)s;
+	if (ts->sticky)
+		return ts->sticky;
+	if (!ts->sniffed) {
+		int rc = sniff(ts);
+		if (rc < 0)
+			return ts->sticky = rc;
+	}
+	if (ts->iev >= ts->nev) {
+		int rc = refill(ts);
+		if (rc < 0)
+			ts->sticky = rc;
+		if (rc <= 0)
+			return rc;
+	}
+	*ev = ts->evs[ts->iev++];
+	return 1;
+}
+
+static void tarmac_free(tk_source *s)
+{
+	tarmac_source *ts = (tarmac_source *)s;
+	tk_linereader_fini(&ts->lr);
+	if (ts->own_fd && ts->lr.fd >= 0)
+		close(ts->lr.fd);
+	tk_tarmac_parser_free(ts->parser);
+}
+
+static const tk_source_ops tarmac_ops = {"tarmac", tarmac_next, tarmac_free};
+
+static int make_source(int fd, FILE *fp, bool own_fd, const char *name,
+		       const tk_tarmac_opts *opts, tk_source **out)
+{
+	tarmac_source *ts = calloc(1, sizeof *ts);
+	if (!ts)
+		return TK_ERR_NOMEM;
+	ts->own_fd = own_fd;
+	ts->lr.fd = -1;
+	int rc = tk_source_init(&ts->base, &tarmac_ops, name, opts ? opts->diag : NULL,
+				opts ? opts->diag_ctx : NULL);
+	if (rc == 0)
+		rc = tk_tarmac_parser_new(opts, &ts->parser);
+	if (rc == 0)
+		rc = tk_linereader_init(&ts->lr, fd, fp, ts->parser->opts.max_line);
+	if (rc < 0) {
+		ts->own_fd = false;	/* the caller closes fd on failure */
+		tk_source_free(&ts->base);
+		return rc;
+	}
+	struct stat sb;
+	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		ts->base.size = (uint64_t)sb.st_size;
+	*out = &ts->base;
+	return 0;
+}
+
+int tk_tarmac_open(const char *path, const tk_tarmac_opts *opts, tk_source **out)
+{
+	*out = NULL;
+	if (strcmp(path, "-") == 0)
+		return make_source(STDIN_FILENO, NULL, false, "<stdin>", opts, out);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return TK_ERR_OPEN;
+	struct stat sb;
+	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return TK_ERR_ISDIR;
+	}
+#ifdef POSIX_FADV_SEQUENTIAL
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+	int rc = make_source(fd, NULL, true, path, opts, out);
+	if (rc < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return rc;
+}
+
+int tk_tarmac_open_stream(FILE *fp, const char *name, const tk_tarmac_opts *opts,
+			  tk_source **out)
+{
+	*out = NULL;
+	return make_source(fileno(fp), fp, false, name ? name : "<stream>", opts, out);
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit callinfo (tarmac-callinfo): the calls to given functions.
+ *
+ * For each ADDRESS (or SYMBOL, with --image), in the order given:
+ *   Calls to 0x8038 (quicksort): 2
+ *   - time: 123 (line:234, pos:34567)
+ *   - time: 456 (line:789, pos:98765)
+ * one "- time:" line per call, in trace order, giving the timestamp, line
+ * number and byte offset of the line of the function's first instruction
+ * (the call's entry).  The header line is ours; the "- time:" lines are the
+ * seed's format.  Only matching calls are kept while the trace streams.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const tk_cli_spec spec = {
+	.usage = "[OPTIONS] TRACE ADDRESS|SYMBOL...",
+	.summary =
+		"Report the calls to each given function: one '- time: T (line:L, pos:P)'\n"
+		"line per call, giving where the function's first instruction is in the\n"
+		"trace.  Addresses are hex (0x...) or decimal; symbol names need --image.",
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
+	.min_args = 1,
+	.max_args = -1,
+};
+
+struct hit {
+	uint32_t target;	/* index in the targets */
+	tk_tpos entry;
+};
+
+struct callinfo {
+	uint64_t *addr;		/* one per argument */
+	int ntargets;
+	struct hit *hits;
+	size_t nhits, cap;
+	bool finished;
+};
+
+static int confirm(void *ctx, const tk_call *call, uint32_t children, uint32_t *out)
+{
+	struct callinfo *ci = ctx;
+	*out = TK_CALL_NONE;
+	for (int i = 0; i < ci->ntargets; i++) {
+		if (ci->addr[i] != call->entry.pc)
+			continue;
+		if (ci->nhits == ci->cap) {
+			size_t cap = ci->cap ? 2 * ci->cap : 64;
+			struct hit *h = realloc(ci->hits, cap * sizeof *h);
+			if (!h)
+				return TK_ERR_NOMEM;
+			ci->hits = h;
+			ci->cap = cap;
+		}
+		ci->hits[ci->nhits++] = (struct hit){(uint32_t)i, call->entry};
+	}
+	return 0;
+}
+
+static int join(void *ctx, uint32_t a, uint32_t b, uint32_t *out)
+{
+	*out = TK_CALL_NONE;
+	return 0;
+}
+
+static int finish(void *ctx, const tk_call *root, uint32_t children)
+{
+	((struct callinfo *)ctx)->finished = true;
+	return 0;
+}
+
+/* Calls are confirmed when they return: put them back in call order. */
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	return x->entry.insn < y->entry.insn ? -1 : x->entry.insn > y->entry.insn;
+}
+
+/* An address argument: hex (0x...) or decimal, or a symbol name. */
+static int resolve(tk_cli *cli, const char *arg, uint64_t *addr)
+{
+	char *end;
+	errno = 0;
+	bool hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X') && isxdigit((unsigned char)arg[2]);
+	unsigned long long v = strtoull(hex ? arg + 2 : arg, &end, hex ? 16 : 10);
+	if (isdigit((unsigned char)*arg) && !errno && *end == 0) {
+		*addr = v;
+		return 0;
+	}
+	if (!cli->symtab) {
+		tk_cli_error(cli, "'%s' is not an address (symbol names need --image)", arg);
+		return -1;
+	}
+	const tk_symbol *s = tk_symtab_find(cli->symtab, arg);
+	if (!s) {
+		tk_cli_error(cli, "no symbol '%s' in %s", arg, cli->image);
+		return -1;
+	}
+	*addr = s->addr;
+	return 0;
+}
+
+int tk_cmd_callinfo(int argc, char **argv)
+{
+	tk_cli cli;
+	tk_cli_parse(&cli, argc, argv, &spec);
+	struct callinfo ci = {.ntargets = cli.nargs};
+	tk_calls_sink sink = {&ci, confirm, join, finish};
+	tk_calltree *unused;
+	int status = TK_EXIT_FAIL;
+	FILE *fp = NULL;
+	if (tk_cli_load_image(&cli))
+		goto out;
+	if (!(ci.addr = calloc((size_t)cli.nargs, sizeof *ci.addr))) {
+		tk_cli_error(&cli, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < cli.nargs; i++)
+		if (resolve(&cli, cli.args[i], &ci.addr[i])) {
+			status = TK_EXIT_USAGE;
+			goto out;
+		}
+	if (tk_cli_run_calls(&cli, &sink, &unused))
+		goto out;
+	if (!ci.finished) {
+		tk_cli_error(&cli, "%s: no instructions found in the trace", cli.trace);
+		goto out;
+	}
+	qsort(ci.hits, ci.nhits, sizeof *ci.hits, cmp_hit);
+	if (!(fp = tk_cli_open_output(&cli)))
+		goto out;
+	size_t h = 0;
+	for (int i = 0; i < ci.ntargets; i++) {
+		size_t n = 0;
+		while (h + n < ci.nhits && ci.hits[h + n].target == (uint32_t)i)
+			n++;
+		const char *name = tk_cli_symbol_name(&cli, ci.addr[i]);
+		fprintf(fp, "Calls to 0x%" PRIx64 "%s%s%s: %zu\n", ci.addr[i],
+			name ? " (" : "", name ? name : "", name ? ")" : "", n);
+		for (; n; n--, h++) {
+			const tk_tpos *e = &ci.hits[h].entry;
+			fprintf(fp, "- time: %" PRIu64 " (line:%" PRIu64 ", pos:%" PRIu64 ")\n",
+				e->time, e->line, e->offset);
+		}
+	}
+	status = tk_cli_close_output(&cli, fp) ? TK_EXIT_FAIL : TK_EXIT_OK;
+out:
+	free(ci.hits);
+	free(ci.addr);
+	tk_symtab_free(cli.symtab);
+	return status;
+}

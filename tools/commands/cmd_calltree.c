@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit calltree (tarmac-calltree): the whole tree of function calls.
+ *
+ * The seed's format, which scripts parse:
+ *   o t:89 l:283 pc:0x20784 - t:376 l:930 pc:0x20b48 : NAME
+ *     - t:100 l:308 pc:0x207b0 - t:166 l:463 pc:0x207b4
+ *       o t:101 l:310 pc:0x20b4c - t:165 l:458 pc:0x20b80 :
+ * An "o" line is an activation (entry and exit instructions), at column 4 *
+ * depth; each "-" line is a call from the activation above it (the call
+ * instruction and the instruction where the caller resumed), two columns
+ * less deep than the callee's "o" line that follows it.  " NAME" is the
+ * symbol at the entry address, with --image.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+static const tk_cli_spec spec = {
+	.usage = "[OPTIONS] TRACE",
+	.summary =
+		"Show the hierarchy of function calls identified in the trace: each\n"
+		"activation ('o' lines: entry and return instruction) with the calls it\n"
+		"made ('-' lines: call instruction and where the caller resumed),\n"
+		"indented by depth.  With --image, function names follow the ':'.\n"
+		"--debug=call_heuristics explains how each call was found.",
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
+	.min_args = 0,
+	.max_args = 0,
+};
+
+static void print_span(FILE *fp, const tk_tpos *a, const tk_tpos *b)
+{
+	fprintf(fp, "t:%" PRIu64 " l:%" PRIu64 " pc:0x%" PRIx64 " - t:%" PRIu64 " l:%" PRIu64
+		" pc:0x%" PRIx64, a->time, a->line, a->pc, b->time, b->line, b->pc);
+}
+
+int tk_cmd_calltree(int argc, char **argv)
+{
+	tk_cli cli;
+	tk_cli_parse(&cli, argc, argv, &spec);
+	tk_calltree *t = NULL;
+	FILE *fp;
+	int status = TK_EXIT_FAIL;
+	if (tk_cli_load_image(&cli) || tk_cli_build_calltree(&cli, &t) ||
+	    !(fp = tk_cli_open_output(&cli)))
+		goto out;
+	/* Calls are numbered in preorder: printing them in order is a walk. */
+	for (uint32_t i = 0; i < t->count; i++) {
+		const tk_call *c = &t->calls[i];
+		int indent = 4 * (int)c->depth;
+		if (c->depth) {
+			fprintf(fp, "%*s- ", indent - 2, "");
+			print_span(fp, &c->call, &c->resume);
+			fputc('\n', fp);
+		}
+		fprintf(fp, "%*so ", indent, "");
+		print_span(fp, &c->entry, &c->exit);
+		const char *name = tk_cli_symbol_name(&cli, c->entry.pc);
+		fprintf(fp, " :%s%s\n", name ? " " : "", name ? name : "");
+	}
+	if (tk_cli_close_output(&cli, fp) == 0)
+		status = TK_EXIT_OK;
+out:
+	tk_calltree_free(t);
+	tk_symtab_free(cli.symtab);
+	return status;
+}

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit dump: answer index queries on the command line, one per run,
+ * in a plain format that tests (and curious users) can compare.
+ *
+ * A position AT is written as a trace line number (the instruction whose
+ * group of lines contains it), "#N" for position N, or "end" for the last.
+ * Register values print most significant byte first, memory in address
+ * order; an unknown byte prints as "??".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_index.h"
+
+static const char usage_text[] =
+	"[OPTIONS] TRACE QUERY ARGS...\n\n"
+	"Queries (AT = line number, #POSITION or 'end'):\n"
+	"  pos AT                       the instruction at AT and its group of lines\n"
+	"  regs AT                      every register with a known byte\n"
+	"  reg AT NAME...               registers or views by name (w0, s3, d1, sp, cpsr...)\n"
+	"  mem AT ADDR LEN              LEN bytes of memory from ADDR\n"
+	"  history reg NAME             every position writing the register\n"
+	"  history mem ADDR [LEN]       every position writing any byte of the range\n"
+	"  prev-write reg AT NAME       the write the value at AT comes from\n"
+	"  prev-write mem AT ADDR [LEN] (likewise for memory)\n"
+	"  next-write reg AT NAME       the next write after AT\n"
+	"  next-write mem AT ADDR [LEN] (likewise for memory)\n"
+	"  changes AT1 AT2 [LO HI]      memory written between AT1 and AT2, as ranges\n"
+	"  find-time TIME               the first instruction at or after TIME\n"
+	"  find-pc AT ADDR [back]       the next (previous) visit of an address\n"
+	"  calls                        the call tree, with positions\n"
+	"  call-at AT                   the innermost call containing AT";
+
+static tk_cli cli;
+static tk_index *idx;
+
+static int fail(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", cli.prog);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return TK_EXIT_USAGE;
+}
+
+static bool parse_num(const char *s, uint64_t *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-')
+		return false;
+	*v = x;
+	return true;
+}
+
+static bool parse_at(const char *s, uint64_t *pos)
+{
+	uint64_t v;
+	if (!strcmp(s, "end")) {
+		if (!tk_index_count(idx))
+			return false;
+		*pos = tk_index_count(idx) - 1;
+		return true;
+	}
+	if (s[0] == '#')
+		return parse_num(s + 1, pos) && *pos < tk_index_count(idx);
+	return parse_num(s, &v) && tk_index_find_line(idx, v, pos) == 0;
+}
+
+static void print_line_of(uint64_t pos)
+{
+	tk_index_pos p;
+	if (tk_index_get_pos(idx, pos, &p) == 0)
+		printf("pos %llu line %llu time %llu pc 0x%llx\n", (unsigned long long)pos,
+		       (unsigned long long)p.line, (unsigned long long)p.time,
+		       (unsigned long long)p.pc);
+}
+
+static void print_value(const uint8_t *v, const uint8_t *k, unsigned n)
+{
+	for (unsigned i = n; i-- > 0;) {
+		if (k[i])
+			printf("%02x", v[i]);
+		else
+			printf("??");
+	}
+}
+
+static int q_pos(uint64_t pos)
+{
+	tk_index_pos p;
+	if (tk_index_get_pos(idx, pos, &p))
+		return TK_EXIT_FAIL;
+	printf("pos %llu line %llu offset %llu time %llu pc 0x%llx isa %s width %u %s",
+	       (unsigned long long)pos, (unsigned long long)p.line, (unsigned long long)p.offset,
+	       (unsigned long long)p.time, (unsigned long long)p.pc, tk_isa_name(p.isa), p.width,
+	       p.executed ? "executed" : "not-executed");
+	if (p.encoding)
+		printf(" encoding %08x", p.encoding);
+	printf(" lines %llu-%llu bytes %llu-%llu\n", (unsigned long long)p.first_line,
+	       (unsigned long long)p.end_line - 1, (unsigned long long)p.first_offset,
+	       (unsigned long long)p.end_offset);
+	return TK_EXIT_OK;
+}
+
+static int q_regs(uint64_t pos)
+{
+	tk_index_regset *rs;
+	if (tk_index_regset_alloc(&rs) || tk_index_regset_at(idx, pos, rs))
+		return TK_EXIT_FAIL;
+	for (tk_reg r = 0; r < TK_REG_COUNT; r++) {
+		uint8_t v[TK_REG_MAX_BYTES], k[TK_REG_MAX_BYTES];
+		tk_reg_view view = {r, 0, (uint16_t)tk_reg_size(r)};
+		tk_index_regset_get(rs, view, v, k);
+		bool any = false;
+		for (unsigned i = 0; i < view.len; i++)
+			any |= k[i];
+		if (!any)
+			continue;
+		printf("%s ", tk_reg_name(r));
+		print_value(v, k, view.len);
+		printf("\n");
+	}
+	tk_index_regset_free(rs);
+	return TK_EXIT_OK;
+}
+
+static int lookup_reg(uint64_t pos, const char *name, tk_reg_view *view)
+{
+	if (tk_index_reg_lookup(idx, pos, name, view))
+		return fail("unknown register '%s'", name);
+	return 0;
+}
+
+static int q_reg(uint64_t pos, char **names, int n)
+{
+	for (int i = 0; i < n; i++) {
+		tk_reg_view view;
+		uint8_t v[TK_REG_MAX_BYTES], k[TK_REG_MAX_BYTES];
+		int rc = lookup_reg(pos, names[i], &view);
+		if (rc)
+			return rc;
+		if (tk_index_reg(idx, pos, view, v, k))
+			return TK_EXIT_FAIL;
+		printf("%s ", names[i]);
+		print_value(v, k, view.len);
+		printf("\n");
+	}
+	return TK_EXIT_OK;
+}
+
+static int q_mem(uint64_t pos, uint64_t addr, uint64_t len)
+{
+	if (len > (1u << 24))
+		return fail("%s: length too large", "mem");
+	if (len && addr + len - 1 < addr)
+		return fail("%s: range past the top of the address space", "mem");
+	uint8_t *v = malloc(len ? len : 1), *k = malloc(len ? len : 1);
+	if (!v || !k || tk_index_mem(idx, pos, addr, len, v, k)) {
+		free(v);
+		free(k);
+		return TK_EXIT_FAIL;
+	}
+	for (uint64_t i = 0; i < len; i++) {
+		if (i % 16 == 0)
+			printf("%s%llx:", i ? "\n" : "", (unsigned long long)(addr + i));
+		if (k[i])
+			printf(" %02x", v[i]);
+		else
+			printf(" ??");
+	}
+	printf("\n");
+	free(v);
+	free(k);
+	return TK_EXIT_OK;
+}
+
+/* One write query: reg (view) or mem (addr, len). */
+typedef struct wq {
+	bool mem;
+	tk_reg_view view;
+	uint64_t addr, len;
+} wq;
+
+static int wq_prev(const wq *q, uint64_t pos, uint64_t *out)
+{
+	return q->mem ? tk_index_mem_prev_write(idx, pos, q->addr, q->len, out)
+		      : tk_index_reg_prev_write(idx, pos, q->view, out);
+}
+
+static int wq_next(const wq *q, uint64_t pos, uint64_t *out)
+{
+	return q->mem ? tk_index_mem_next_write(idx, pos, q->addr, q->len, out)
+		      : tk_index_reg_next_write(idx, pos, q->view, out);
+}
+
+/* "reg NAME" or "mem ADDR [LEN]" at argv[0..]; pos for name lookups. */
+static int parse_wq(char **args, int n, uint64_t pos, wq *q)
+{
+	memset(q, 0, sizeof *q);
+	if (n >= 2 && !strcmp(args[0], "reg") && n == 2) {
+		return lookup_reg(pos, args[1], &q->view);
+	} else if (n >= 2 && !strcmp(args[0], "mem") && n <= 3) {
+		q->mem = true;
+		q->len = 1;
+		if (!parse_num(args[1], &q->addr) || (n == 3 && !parse_num(args[2], &q->len)))
+			return fail("bad address or length in '%s' query", "mem");
+		/* The library rejects these with TK_ERR_INVAL, which history
+		 * would print as "never written" and the write queries as a
+		 * silent failure. */
+		if (!q->len || q->addr + q->len - 1 < q->addr)
+			return fail("%s: empty range, or range past the top of the address space",
+				    "mem");
+		return 0;
+	}
+	return fail("expected 'reg NAME' or 'mem ADDR [LEN]'%s", "");
+}
+
+static int q_history(char **args, int n)
+{
+	wq q;
+	int rc = parse_wq(args, n, tk_index_count(idx) ? tk_index_count(idx) - 1 : 0, &q);
+	if (rc)
+		return rc;
+	uint64_t pos;
+	if (!tk_index_count(idx))
+		return TK_EXIT_OK;
+	if (wq_prev(&q, 0, &pos) == 0)
+		print_line_of(pos);
+	else
+		pos = 0;
+	while (wq_next(&q, pos, &pos) == 0)
+		print_line_of(pos);
+	return TK_EXIT_OK;
+}
+
+static int q_write(bool prev, char **args, int n)
+{
+	uint64_t pos, out;
+	if (n < 3 || !parse_at(args[1], &pos))
+		return fail("expected 'reg AT NAME' or 'mem AT ADDR [LEN]'%s", "");
+	char *shifted[3] = {args[0], args[2], n > 3 ? args[3] : NULL};
+	wq q;
+	int rc = parse_wq(shifted, n - 1, pos, &q);
+	if (rc)
+		return rc;
+	rc = prev ? wq_prev(&q, pos, &out) : wq_next(&q, pos, &out);
+	if (rc == TK_ERR_NOTFOUND) {
+		printf("none\n");
+		return TK_EXIT_OK;
+	}
+	if (rc)
+		return TK_EXIT_FAIL;
+	print_line_of(out);
+	return TK_EXIT_OK;
+}
+
+static int print_range(void *ctx, uint64_t addr, uint64_t len)
+{
+	(void)ctx;
+	printf("%llx-%llx (%llu bytes)\n", (unsigned long long)addr,
+	       (unsigned long long)(addr + len - 1), (unsigned long long)len);
+	return 0;
+}
+
+static int q_changes(char **args, int n)
+{
+	uint64_t a, b, lo = 0, hi = UINT64_MAX;
+	if (n != 2 && n != 4)
+		return fail("expected 'changes AT1 AT2 [LO HI]'%s", "");
+	if (!parse_at(args[0], &a) || !parse_at(args[1], &b) ||
+	    (n == 4 && (!parse_num(args[2], &lo) || !parse_num(args[3], &hi))))
+		return fail("bad position or address in '%s'", "changes");
+	return tk_index_mem_changes(idx, a, b, lo, hi, true, print_range, NULL) ? TK_EXIT_FAIL
+										   : TK_EXIT_OK;
+}
+
+static int q_calls(void)
+{
+	const tk_calltree *t = tk_index_calltree(idx);
+	for (uint32_t i = 0; i < t->count; i++) {
+		tk_index_call_pos cp;
+		tk_index_get_call_pos(idx, i, &cp);
+		const tk_call *c = &t->calls[i];
+		printf("%*s%u: entry pos %llu line %llu pc 0x%llx - exit pos %llu line %llu",
+		       (int)(2 * c->depth), "", i, (unsigned long long)cp.entry,
+		       (unsigned long long)c->entry.line, (unsigned long long)c->entry.pc,
+		       (unsigned long long)cp.exit, (unsigned long long)c->exit.line);
+		if (i)
+			printf("; call pos %llu, resume pos %llu", (unsigned long long)cp.call,
+			       (unsigned long long)cp.resume);
+		printf("\n");
+	}
+	return TK_EXIT_OK;
+}
+
+static int run(char **a, int n)
+{
+	uint64_t pos, v;
+	const char *q = a[0];
+	if (!strcmp(q, "pos") && n == 2 && parse_at(a[1], &pos))
+		return q_pos(pos);
+	if (!strcmp(q, "regs") && n == 2 && parse_at(a[1], &pos))
+		return q_regs(pos);
+	if (!strcmp(q, "reg") && n >= 3 && parse_at(a[1], &pos))
+		return q_reg(pos, a + 2, n - 2);
+	if (!strcmp(q, "mem") && n == 4 && parse_at(a[1], &pos)) {
+		uint64_t addr, len;
+		if (!parse_num(a[2], &addr) || !parse_num(a[3], &len))
+			return fail("bad address or length%s", "");
+		return q_mem(pos, addr, len);
+	}
+	if (!strcmp(q, "history"))
+		return q_history(a + 1, n - 1);
+	if (!strcmp(q, "prev-write") || !strcmp(q, "next-write"))
+		return q_write(q[0] == 'p', a + 1, n - 1);
+	if (!strcmp(q, "changes"))
+		return q_changes(a + 1, n - 1);
+	if (!strcmp(q, "find-time") && n == 2 && parse_num(a[1], &v)) {
+		if (tk_index_find_time(idx, v, &pos) == 0)
+			print_line_of(pos);
+		else
+			printf("none\n");
+		return TK_EXIT_OK;
+	}
+	if (!strcmp(q, "find-pc") && (n == 3 || n == 4) && parse_at(a[1], &pos) &&
+	    parse_num(a[2], &v)) {
+		bool back = n == 4 && !strcmp(a[3], "back");
+		uint64_t out;
+		if (tk_index_find_pc(idx, pos, v, !back, &out) == 0)
+			print_line_of(out);
+		else
+			printf("none\n");
+		return TK_EXIT_OK;
+	}
+	if (!strcmp(q, "calls") && n == 1)
+		return q_calls();
+	if (!strcmp(q, "call-at") && n == 2 && parse_at(a[1], &pos)) {
+		uint32_t c;
+		if (tk_index_call_at(idx, pos, &c))
+			return TK_EXIT_FAIL;
+		tk_index_call_pos cp;
+		tk_index_get_call_pos(idx, c, &cp);
+		printf("call %u entry pos %llu exit pos %llu\n", c, (unsigned long long)cp.entry,
+		       (unsigned long long)cp.exit);
+		return TK_EXIT_OK;
+	}
+	return fail("bad query or position: '%s' (try --help)", q);
+}
+
+int tk_cmd_dump(int argc, char **argv)
+{
+	static const tk_cli_spec spec = {
+		.usage = usage_text,
+		.summary = "Print what the index knows: positions, register and memory state,\n"
+			   "write history and calls.  Builds the index first if needed.",
+		.flags = TK_CLI_TRACE | TK_CLI_INDEX,
+		.min_args = 1,
+		.max_args = -1,
+	};
+	tk_cli_parse(&cli, argc, argv, &spec);
+	if (tk_cli_open_index(&cli, true, &idx))
+		return TK_EXIT_FAIL;
+	int rc = TK_EXIT_OK;
+	if (!cli.only_index && !tk_index_count(idx) && strcmp(cli.args[0], "calls")) {
+		tk_cli_error(&cli, "%s: no instructions in the trace", cli.trace);
+		rc = TK_EXIT_FAIL;
+	} else if (!cli.only_index) {
+		rc = run(cli.args, cli.nargs);
+	}
+	tk_index_free(idx);
+	return rc;
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit flamegraph (tarmac-flamegraph): profile by call stack.
+ *
+ * Default output: "folded stacks", the input of FlameGraph's flamegraph.pl,
+ * one line per distinct call stack, sorted:
+ *   _start;main;quicksort;quicksort 1234
+ * Frames are named by the symbol at the function's entry address (with
+ * --image), else by the address in hex; the first frame is the root (the
+ * trace's first instruction).  The number is the stack's *self* value:
+ * what was spent in its last function, not in the functions it called, so
+ * each line's number adds up to the whole trace.  It counts trace time
+ * (the difference of exit and entry timestamps of activations, as
+ * tarmac-profile does), or, when the trace's timestamps never advance (or
+ * with --unit=instructions), instructions executed.  Lines worth 0 are left
+ * out.
+ *
+ * --svg writes a self-contained interactive SVG flame graph instead (see
+ * flamegraph_svg.h): no Perl needed.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "flamegraph_svg.h"
+
+enum { OPT_SVG = 256, OPT_UNIT, OPT_TITLE };
+enum unit { UNIT_AUTO, UNIT_TIME, UNIT_INSNS };
+
+struct options {
+	bool svg;
+	enum unit unit;
+	const char *title;
+};
+
+static const struct option extra[] = {
+	{"svg", no_argument, NULL, OPT_SVG},
+	{"unit", required_argument, NULL, OPT_UNIT},
+	{"title", required_argument, NULL, OPT_TITLE},
+	{NULL, 0, NULL, 0},
+};
+
+static int handle(tk_cli *cli, int val, const char *arg, void *ctx)
+{
+	struct options *o = ctx;
+	switch (val) {
+	case OPT_SVG: o->svg = true; return 0;
+	case OPT_TITLE: o->title = arg; return 0;
+	case OPT_UNIT:
+		if (!strcmp(arg, "time"))
+			o->unit = UNIT_TIME;
+		else if (!strcmp(arg, "instructions") || !strcmp(arg, "insns"))
+			o->unit = UNIT_INSNS;
+		else if (!strcmp(arg, "auto"))
+			o->unit = UNIT_AUTO;
+		else {
+			tk_cli_error(cli, "--unit: '%s' is not time, instructions or auto", arg);
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* A growable string. */
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+
+static int buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		char *ns = realloc(b->s, cap);
+		if (!ns)
+			return -1;
+		b->s = ns;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The folded lines: walk every stack depth-first, keeping the path. */
+static int write_folded(FILE *fp, const tk_stack_frame *f, uint32_t root,
+			const char *const *names, bool insns)
+{
+	struct item { uint32_t frame; size_t path_len; };
+	size_t cap = 64, n = 0, nlines = 0, lcap = 64;
+	struct item *stack = malloc(cap * sizeof *stack);
+	char **lines = malloc(lcap * sizeof *lines);
+	struct buf path = {0};
+	int rc = -1;
+	if (!stack || !lines)
+		goto out;
+	stack[n++] = (struct item){root, 0};
+	while (n) {
+		struct item it = stack[--n];
+		path.len = it.path_len;
+		if ((it.path_len && buf_add(&path, ";", 1)) ||
+		    buf_add(&path, names[it.frame], strlen(names[it.frame])))
+			goto out;
+		uint64_t self = insns ? f[it.frame].self_insns : f[it.frame].self_time;
+		if (self) {
+			char num[32];
+			int k = snprintf(num, sizeof num, " %" PRIu64, self);
+			char *line = malloc(path.len + (size_t)k + 1);
+			if (!line)
+				goto out;
+			memcpy(line, path.s, path.len);
+			memcpy(line + path.len, num, (size_t)k + 1);
+			if (nlines == lcap) {
+				char **nl = realloc(lines, 2 * lcap * sizeof *lines);
+				if (!nl) {
+					free(line);
+					goto out;
+				}
+				lines = nl;
+				lcap *= 2;
+			}
+			lines[nlines++] = line;
+		}
+		for (uint32_t c = f[it.frame].first_child; c != TK_CALL_NONE; c = f[c].next_sibling) {
+			if (n == cap) {
+				struct item *ns = realloc(stack, 2 * cap * sizeof *stack);
+				if (!ns)
+					goto out;
+				stack = ns;
+				cap *= 2;
+			}
+			stack[n++] = (struct item){c, path.len};
+		}
+	}
+	qsort(lines, nlines, sizeof *lines, cmp_str);
+	for (size_t i = 0; i < nlines; i++)
+		fprintf(fp, "%s\n", lines[i]);
+	rc = 0;
+out:
+	for (size_t i = 0; lines && i < nlines; i++)
+		free(lines[i]);
+	free(lines);
+	free(stack);
+	free(path.s);
+	return rc;
+}
+
+static const tk_cli_spec base_spec = {
+	.usage = "[OPTIONS] TRACE",
+	.summary =
+		"Write profiling data by call stack: the 'folded stacks' that FlameGraph's\n"
+		"flamegraph.pl turns into a flame graph (tracekit flamegraph TRACE |\n"
+		"flamegraph.pl > out.svg), or with --svg an interactive SVG flame graph\n"
+		"made by tracekit itself.  Each stack's number is the time spent in its\n"
+		"last function itself (trace timestamps), or instructions executed when\n"
+		"the trace's timestamps do not advance.",
+	.options_help =
+		"  --svg                    write an interactive SVG flame graph instead\n"
+		"  --unit=UNIT              what to count: time (trace timestamps),\n"
+		"                           instructions, or auto (default: time, unless\n"
+		"                           the timestamps never advance)\n"
+		"  --title=TEXT             the SVG's title\n",
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_OUTPUT,
+	.min_args = 0,
+	.max_args = 0,
+	.extra = extra,
+	.handle = handle,
+};
+
+int tk_cmd_flamegraph(int argc, char **argv)
+{
+	struct options o = {0};
+	tk_cli_spec spec = base_spec;
+	spec.ctx = &o;
+	tk_cli cli;
+	tk_cli_parse(&cli, argc, argv, &spec);
+	tk_calls_sink sink;
+	tk_callstacks *cs = NULL;
+	int status = TK_EXIT_FAIL;
+	char **names = NULL;
+	uint32_t nframes = 0;
+	tk_calltree *unused;
+	if (tk_cli_load_image(&cli))
+		goto out;
+	if (tk_callstacks_new(&cs, &sink) < 0)
+		goto nomem;
+	if (tk_cli_run_calls(&cli, &sink, &unused))
+		goto out;
+	uint32_t root;
+	const tk_stack_frame *f = tk_callstacks_frames(cs, &nframes, &root);
+	if (root == TK_CALL_NONE) {
+		tk_cli_error(&cli, "%s: no instructions found in the trace", cli.trace);
+		goto out;
+	}
+	bool insns = o.unit == UNIT_INSNS || (o.unit == UNIT_AUTO && f[root].total_time == 0);
+	if (insns && o.unit == UNIT_AUTO && !cli.quiet)
+		fprintf(stderr, "%s: the trace's timestamps do not advance: counting instructions\n",
+			cli.prog);
+
+	/* Names of the frames (those merged away get one too: harmless). */
+	names = calloc(nframes, sizeof *names);
+	if (!names)
+		goto nomem;
+	for (uint32_t i = 0; i < nframes; i++) {
+		const char *sym = tk_cli_symbol_name(&cli, f[i].addr);
+		char hex[24];
+		if (!sym) {
+			snprintf(hex, sizeof hex, "0x%" PRIx64, f[i].addr);
+			sym = hex;
+		}
+		if (!(names[i] = strdup(sym)))
+			goto nomem;
+	}
+
+	FILE *fp = tk_cli_open_output(&cli);
+	if (!fp)
+		goto out;
+	int rc;
+	if (o.svg) {
+		char title[512];
+		const char *base = strrchr(cli.trace, '/');
+		snprintf(title, sizeof title, "Flame graph: %s", base ? base + 1 : cli.trace);
+		tk_flamegraph_svg_opts so = {
+			.title = o.title ? o.title : title,
+			.unit = insns ? "instructions" : "time units",
+			.insns = insns,
+		};
+		rc = tk_flamegraph_svg(fp, f, root, (const char *const *)names, &so);
+	} else {
+		rc = write_folded(fp, f, root, (const char *const *)names, insns);
+	}
+	if (rc < 0) {
+		/* Not close_output: that would rename the half-written
+		 * temporary file into place. */
+		tk_cli_discard_output(&cli, fp);
+		tk_cli_error(&cli, "out of memory");
+		goto out;
+	}
+	if (tk_cli_close_output(&cli, fp))
+		goto out;
+	status = TK_EXIT_OK;
+	goto out;
+nomem:
+	tk_cli_error(&cli, "out of memory");
+out:
+	for (uint32_t i = 0; names && i < nframes; i++)
+		free(names[i]);
+	free(names);
+	tk_callstacks_free(cs);
+	tk_symtab_free(cli.symtab);
+	return status;
+}

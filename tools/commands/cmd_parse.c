@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit parse: print the events of every trace line, one per output line.
+ *
+ * The format is stable (tests compare it) and meant to be read:
+ *
+ *   L<line> t=<time>[ cpu=<n>] INSN pc=0x<addr> <A32|T32|A64|?> w=<bytes>
+ *       enc=0x<hex>|enc=none exec|ccfail[ mode=<mode>] "<disassembly>"
+ *   L<line> t=<time> REG <reg>[<first>:<end>]=<value> name=<as written>
+ *   L<line> t=<time> MEM <R|W> addr=0x<addr>[ paddr=0x<addr>] size=<n>
+ *       [ excl] bytes=<bytes>| aborted
+ *   L<line> t=<time> TEXT kind=<type word> "<line without timestamp>"
+ *
+ * (each event on one line).  <reg> is the canonical register ("x1", "v0",
+ * "r13"...) or "none" for one tracekit does not model; [first:end) are the
+ * bytes of it written (byte 0 least significant).  A register <value> is
+ * printed most significant byte first, as a trace writes it; memory <bytes>
+ * in address order (first = the byte at addr).  A byte is two hex digits,
+ * "--" if not written (a partial update) or "??" if written with an unknown
+ * value.  Strings are quoted with \" \\ \t \xNN escapes.
+ *
+ * --count prints only the number of lines and events of each kind: a quick
+ * check of a big trace, and the parser benchmark.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "tracekit/event.h"
+
+enum { OPT_COUNT = 256 };
+
+static const struct option parse_opts[] = {
+	{"count", no_argument, NULL, OPT_COUNT},
+	{NULL, 0, NULL, 0},
+};
+
+static int handle(tk_cli *cli, int val, const char *arg, void *ctx)
+{
+	(void)cli;
+	(void)arg;
+	if (val == OPT_COUNT)
+		*(bool *)ctx = true;
+	return 0;
+}
+
+static void put_quoted(FILE *fp, const char *s, size_t n)
+{
+	putc('"', fp);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c == '\t')
+			fputs("\\t", fp);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\x%02x", c);
+		else
+			putc(c, fp);
+	}
+	putc('"', fp);
+}
+
+static void put_name(FILE *fp, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ' ' || s[i] == '"' || s[i] == '\\' || (unsigned char)s[i] < 0x20) {
+			put_quoted(fp, s, n);
+			return;
+		}
+	fwrite(s, 1, n, fp);
+}
+
+static void put_byte(FILE *fp, uint8_t v, uint8_t state)
+{
+	if (state == TK_BYTE_SET)
+		fprintf(fp, "%02x", v);
+	else
+		fputs(state == TK_BYTE_NONE ? "--" : "??", fp);
+}
+
+static void print_event(FILE *fp, const tk_event *ev)
+{
+	fprintf(fp, "L%llu t=%llu", (unsigned long long)ev->line, (unsigned long long)ev->time);
+	if (ev->cpu)
+		fprintf(fp, " cpu=%u", ev->cpu);
+	switch (ev->kind) {
+	case TK_EV_INSN: {
+		const tk_insn *in = &ev->u.insn;
+		fprintf(fp, " INSN pc=0x%llx %s w=%u", (unsigned long long)in->pc,
+			tk_isa_name(in->isa), in->width);
+		if (in->has_encoding)
+			fprintf(fp, " enc=0x%0*x", in->width ? in->width * 2 : 1, in->encoding);
+		else
+			fputs(" enc=none", fp);
+		fputs(in->executed ? " exec" : " ccfail", fp);
+		if (in->mode_len) {
+			fputs(" mode=", fp);
+			put_name(fp, in->mode, in->mode_len);
+		}
+		putc(' ', fp);
+		put_quoted(fp, in->disasm, in->disasm_len);
+		break;
+	}
+	case TK_EV_REG: {
+		const tk_reg_update *r = &ev->u.reg;
+		const char *reg = r->view.reg == TK_REG_NONE ? "none" : tk_reg_name(r->view.reg);
+		fprintf(fp, " REG %s[%u:%u]=", reg, r->view.offset, r->view.offset + r->view.len);
+		for (unsigned i = r->view.len; i-- > 0;)
+			put_byte(fp, r->value[i], r->state[i]);
+		fputs(" name=", fp);
+		put_name(fp, r->name, r->name_len);
+		break;
+	}
+	case TK_EV_MEM: {
+		const tk_mem_access *m = &ev->u.mem;
+		fprintf(fp, " MEM %c addr=0x%llx", m->write ? 'W' : 'R', (unsigned long long)m->addr);
+		if (m->has_paddr)
+			fprintf(fp, " paddr=0x%llx", (unsigned long long)m->paddr);
+		fprintf(fp, " size=%u", m->size);
+		if (m->exclusive)
+			fputs(" excl", fp);
+		if (m->aborted) {
+			fputs(" aborted", fp);
+		} else {
+			fputs(" bytes=", fp);
+			for (uint32_t i = 0; i < m->size; i++)
+				put_byte(fp, m->bytes[i], m->state[i]);
+		}
+		break;
+	}
+	case TK_EV_TEXT:
+		fputs(" TEXT kind=", fp);
+		put_name(fp, ev->u.text.kind, ev->u.text.kind_len);
+		putc(' ', fp);
+		put_quoted(fp, ev->u.text.text, ev->u.text.len);
+		break;
+	case TK_EV_CALL:
+	case TK_EV_RETURN:
+		fprintf(fp, " %s addr=0x%llx site=0x%llx", ev->kind == TK_EV_CALL ? "CALL" : "RETURN",
+			(unsigned long long)ev->u.func.addr, (unsigned long long)ev->u.func.site);
+		if (ev->u.func.name) {
+			fputs(" name=", fp);
+			put_name(fp, ev->u.func.name, ev->u.func.name_len);
+		}
+		break;
+	}
+	putc('\n', fp);
+}
+
+int tk_cmd_parse(int argc, char **argv)
+{
+	bool count = false;
+	tk_cli_spec spec = {
+		.usage = "[OPTIONS] [TRACE]",
+		.summary = "Print the events the Tarmac parser finds in every line of TRACE (or\n"
+			   "standard input), one event per line:\n"
+			   "  L12 t=53 INSN pc=0x2109f0 A64 w=4 enc=0xf94003e1 exec mode=EL3h_s \"LDR      x1,[sp,#0]\"\n"
+			   "  L13 t=53 MEM R addr=0xffb80 paddr=0xffb80 size=8 bytes=b8fb0f0000000000\n"
+			   "  L14 t=53 REG x1[0:8]=00000000000ffbb8 name=X1\n"
+			   "  L15 t=53 TEXT kind=CADI \"CADI E simulation_stopped\"\n"
+			   "Register values are shown most significant byte first, memory bytes in\n"
+			   "address order; \"--\" is a byte not written, \"??\" one of unknown value.\n"
+			   "Registers tracekit does not model show as none[0:N].  Malformed lines are\n"
+			   "reported as FILE:LINE: warning: ... and printed as TEXT.",
+		.options_help = "  --count                  print only the number of lines and events\n",
+		.flags = TK_CLI_TRACE | TK_CLI_STDIN | TK_CLI_OUTPUT,
+		.min_args = 0,
+		.max_args = 0,
+		.extra = parse_opts,
+		.handle = handle,
+		.ctx = &count,
+	};
+	tk_cli cli;
+	tk_cli_parse(&cli, argc, argv, &spec);
+
+	tk_source *src;
+	if (tk_cli_open_trace(&cli, &src))
+		return TK_EXIT_FAIL;
+	FILE *out = tk_cli_open_output(&cli);
+	if (!out) {
+		tk_source_free(src);
+		return TK_EXIT_FAIL;
+	}
+	static char obuf[1 << 16];
+	if (out == stdout)
+		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+
+	uint64_t nkind[TK_EV_RETURN + 1] = {0}, nev = 0, last_line = 0;
+	tk_event ev;
+	int rc;
+	while ((rc = tk_cli_next(&cli, src, &ev)) > 0) {
+		nev++;
+		last_line = ev.line;
+		if (count) {
+			if ((unsigned)ev.kind <= TK_EV_RETURN)
+				nkind[ev.kind]++;
+		} else {
+			print_event(out, &ev);
+		}
+	}
+	if (count) {
+		fprintf(out, "events: %llu (last at line %llu)\n", (unsigned long long)nev,
+			(unsigned long long)last_line);
+		static const char *const names[] = {NULL, "INSN", "REG", "MEM", "TEXT", "CALL", "RETURN"};
+		for (int k = TK_EV_INSN; k <= TK_EV_RETURN; k++)
+			if (nkind[k])
+				fprintf(out, "  %-6s %llu\n", names[k], (unsigned long long)nkind[k]);
+		fprintf(out, "warnings: %llu\n", (unsigned long long)tk_source_warnings(src));
+	}
+	tk_cli_close_trace(&cli, src);
+	if (tk_cli_close_output(&cli, out))
+		return TK_EXIT_FAIL;
+	return rc < 0 ? TK_EXIT_FAIL : TK_EXIT_OK;
+}

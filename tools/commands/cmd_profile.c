@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit profile (tarmac-profile): time spent in every function.
+ *
+ * The seed's table, columns 12 characters wide and left-aligned:
+ *   Address     Count       Time        Function name
+ *   0x8000      1           1234
+ *   0x8034      10          1020        foo
+ * One row per function entry address, the root (the whole trace, count 1)
+ * included, sorted by address.  Time is the sum over the function's
+ * activations of (exit - entry) timestamps, as the activation's 'o' line in
+ * calltree shows them: it includes callees, and recursion counts the inner
+ * activations again.  The name column needs --image; a row without a name
+ * ends after the time.  Rows are accumulated as calls are confirmed, so
+ * memory is one entry per function.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const tk_cli_spec spec = {
+	.usage = "[OPTIONS] TRACE",
+	.summary =
+		"Print simple profiling data: for every function entry address found\n"
+		"in the trace (and the trace's first instruction, for the whole trace),\n"
+		"the number of calls and the total time spent in it, callees included\n"
+		"(the sum of exit - entry timestamps over its activations).",
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
+	.min_args = 0,
+	.max_args = 0,
+};
+
+struct row {
+	uint64_t addr, count, time;
+};
+
+/* Open addressing, keyed by address; count == 0 marks an empty slot. */
+struct profile {
+	struct row *rows;
+	size_t cap, used;
+	bool finished;
+};
+
+static size_t slot(const struct profile *p, uint64_t addr)
+{
+	uint64_t h = addr * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 20) & (p->cap - 1);
+	while (p->rows[i].count && p->rows[i].addr != addr)
+		i = (i + 1) & (p->cap - 1);
+	return i;
+}
+
+static int add(struct profile *p, const tk_call *call)
+{
+	if (2 * (p->used + 1) > p->cap) {
+		size_t ncap = p->cap ? 2 * p->cap : 256;
+		struct row *old = p->rows;
+		size_t ocap = p->cap;
+		if (!(p->rows = calloc(ncap, sizeof *p->rows))) {
+			p->rows = old;
+			return TK_ERR_NOMEM;
+		}
+		p->cap = ncap;
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i].count)
+				p->rows[slot(p, old[i].addr)] = old[i];
+		free(old);
+	}
+	struct row *r = &p->rows[slot(p, call->entry.pc)];
+	if (!r->count) {
+		r->addr = call->entry.pc;
+		p->used++;
+	}
+	r->count++;
+	if (call->exit.time > call->entry.time)
+		r->time += call->exit.time - call->entry.time;
+	return 0;
+}
+
+static int confirm(void *ctx, const tk_call *call, uint32_t children, uint32_t *out)
+{
+	*out = TK_CALL_NONE;
+	return add(ctx, call);
+}
+
+static int join(void *ctx, uint32_t a, uint32_t b, uint32_t *out)
+{
+	*out = TK_CALL_NONE;
+	return 0;
+}
+
+static int finish(void *ctx, const tk_call *root, uint32_t children)
+{
+	struct profile *p = ctx;
+	p->finished = true;
+	return add(p, root);
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* A column: the text padded to 12, or followed by one space if longer. */
+static void column(FILE *fp, const char *text)
+{
+	size_t n = strlen(text);
+	fprintf(fp, "%s%*s", text, n < 12 ? (int)(12 - n) : 1, "");
+}
+
+int tk_cmd_profile(int argc, char **argv)
+{
+	tk_cli cli;
+	tk_cli_parse(&cli, argc, argv, &spec);
+	struct profile p = {0};
+	tk_calls_sink sink = {&p, confirm, join, finish};
+	tk_calltree *unused;
+	int status = TK_EXIT_FAIL;
+	if (tk_cli_load_image(&cli) || tk_cli_run_calls(&cli, &sink, &unused))
+		goto out;
+	if (!p.finished) {
+		tk_cli_error(&cli, "%s: no instructions found in the trace", cli.trace);
+		goto out;
+	}
+	/* Compact the table and sort it by address. */
+	size_t n = 0;
+	for (size_t i = 0; i < p.cap; i++)
+		if (p.rows[i].count)
+			p.rows[n++] = p.rows[i];
+	qsort(p.rows, n, sizeof *p.rows, cmp_addr);
+
+	FILE *fp = tk_cli_open_output(&cli);
+	if (!fp)
+		goto out;
+	fprintf(fp, "Address     Count       Time        Function name\n");
+	for (size_t i = 0; i < n; i++) {
+		char buf[32];
+		const struct row *r = &p.rows[i];
+		snprintf(buf, sizeof buf, "0x%" PRIx64, r->addr);
+		column(fp, buf);
+		snprintf(buf, sizeof buf, "%" PRIu64, r->count);
+		column(fp, buf);
+		const char *name = tk_cli_symbol_name(&cli, r->addr);
+		if (name) {
+			snprintf(buf, sizeof buf, "%" PRIu64, r->time);
+			column(fp, buf);
+			fprintf(fp, "%s\n", name);
+		} else {
+			fprintf(fp, "%" PRIu64 "\n", r->time);
+		}
+	}
+	status = tk_cli_close_output(&cli, fp) ? TK_EXIT_FAIL : TK_EXIT_OK;
+out:
+	free(p.rows);
+	tk_symtab_free(cli.symtab);
+	return status;
+}
