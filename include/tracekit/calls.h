@@ -1,9 +1,52 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit: function call detection.
+/* tracekit: function calls: one ISA-neutral call stack per context, and the
+ * producers that feed it.
  *
- * Implements the heuristic in the seed's "Identifying function calls in a
- * trace".  Every *transfer of control* is examined: an instruction event
- * whose pc is not the previous instruction's pc + width (condition-failed
+ * The call stack
+ * --------------
+ * Every context (a CPU or a thread: tk_event.context) has its own stack of
+ * open frames.  A frame is *firm* when the source knows it is a call (an
+ * instruction marked TK_BR_CALL, a TK_EV_CALL function event) and
+ * *potential* when a heuristic only suspects one (Arm's lr/sp rule below).
+ *  - A return closes the innermost open frame it matches, at any depth.
+ *    Firm frames above it are closed there too (a longjmp, a function that
+ *    never returned by itself: flagged TK_CALL_UNWOUND); potential frames
+ *    above it are dropped, the calls confirmed inside them moving to the
+ *    frame below.
+ *  - At the end of the trace, firm frames still open are closed at the
+ *    context's last step (TK_CALL_UNRETURNED) with all their callees;
+ *    potential ones are dropped.
+ *  - A TK_EV_GAP event in a context makes the next step of that context
+ *    start afresh: no call or return is inferred across a gap.
+ *  - The root activation of a context spans it: from its first step to its
+ *    last, in the trace's own time unit.  Text events of the context just
+ *    before its first step (an ES-style trace that starts with "ES EXC
+ *    Reset") belong to that first step: the root starts at the first such
+ *    line.  Register and memory lines before the first step belong to no
+ *    activation, nor does text before them (a file header neither).
+ *
+ * Steps are instructions, or, in a source without instructions, its
+ * function events (tk_calls_opts.steps): tk_tpos.pos numbers them from 0
+ * in trace order over all contexts, as the index numbers its positions.
+ *
+ * The producers
+ * -------------
+ *  - Instructions with a known branch kind (Intel PT, POWER): a TK_BR_CALL
+ *    that transfers control pushes a firm frame returning to pc + width (a
+ *    call to the next instruction, the get-PC idiom, transfers nothing and
+ *    is no call); a TK_BR_RETURN closes the innermost frame whose return
+ *    address is its target, or nothing.  TK_BR_JUMP and TK_BR_NONE are
+ *    never calls or returns.
+ *  - Function events: TK_EV_CALL pushes a firm frame for u.func.addr;
+ *    TK_EV_RETURN closes the innermost open frame of the same address (of
+ *    any function if addr is 0).
+ *  - Instructions with TK_BR_UNKNOWN (Tarmac): Arm's lr/sp heuristic, the
+ *    seed's "Identifying function calls in a trace", below.
+ *
+ * Arm's heuristic
+ * ---------------
+ * Every *transfer of control* is examined: an instruction event whose pc
+ * is not the previous instruction's pc + width (condition-failed
  * instructions are part of the sequence; when an instruction arrives, every
  * register update of the previous one has been seen).
  *
@@ -42,20 +85,12 @@
  * known lr.  A potential call made while sp is unknown (before the trace
  * first writes it) is matched on lr alone and never discarded by sp.
  *
- * Sources that know their branches bypass the heuristic:
- *  - an instruction with tk_insn.branch == TK_BR_CALL that transfers
- *    control is a potential call returning to pc + width; TK_BR_RETURN is
- *    matched against pending calls as above; TK_BR_NONE / TK_BR_JUMP are
- *    never calls or returns; TK_BR_UNKNOWN (Tarmac) uses the heuristic.
- *  - TK_EV_CALL pushes a potential call to u.func.addr; TK_EV_RETURN
- *    confirms the most recent pending call to u.func.addr (any, if addr is
- *    0) among the 16 newest, dropping those above it.
- *
  * Cost: O(1) amortised per event and no allocation in the steady state.
- * Pending potential calls are looked up by (lr, sp) in a hash table; at
- * most TK_CALLS_MAX_PENDING are kept, the oldest being forgotten beyond
- * that (calls confirmed inside it move up to its parent).  Only confirmed
- * calls are kept, so memory is the size of the output.
+ * Open frames are looked up by key ((return address, sp), or a function's
+ * address) in a hash table per context.  At most TK_CALLS_MAX_PENDING
+ * potential frames are kept per context, the oldest being forgotten beyond
+ * that (calls confirmed inside it move up to its parent); firm frames are
+ * never forgotten.  Only confirmed calls leave the detector.
  */
 #ifndef TRACEKIT_CALLS_H
 #define TRACEKIT_CALLS_H
@@ -75,37 +110,51 @@ extern "C" {
 #define TK_CALLS_LR_DISTANCE 64		/* bytes */
 #define TK_CALLS_MAX_PENDING 262144	/* potential calls kept at most (~30 MB) */
 
-/* One point of the trace: an instruction. */
+/* One point of the trace: a step. */
 typedef struct tk_tpos {
 	uint64_t time;
 	uint64_t line;
 	uint64_t offset;	/* byte offset of the line in the trace */
-	uint64_t pc;
-	uint64_t insn;		/* 0-based index of the instruction */
+	uint64_t pc;		/* a function event's address */
+	uint64_t pos;		/* 0-based step number (the index's position) */
 } tk_tpos;
 
+/* tk_call.flags */
+enum {
+	TK_CALL_ROOT = 1u << 0,		/* a context's root activation */
+	TK_CALL_FIRM = 1u << 1,		/* the source said call (not a heuristic) */
+	TK_CALL_UNRETURNED = 1u << 2,	/* still open at the end: closed there */
+	TK_CALL_UNWOUND = 1u << 3,	/* closed when an outer activation returned */
+};
+
 /*
- * A function activation.  Node 0 of a tree is the root: the whole trace
- * (entry = first instruction, exit = last instruction; call/resume unset).
+ * A function activation.  A tree has one root per context: the whole
+ * context (entry = its first step, exit = its last; call/resume unset).
  * For other nodes, the calltree format prints
  *   - call   - resume       (in the caller)
  *   o entry  - exit         (the activation)
- * Nodes are numbered in preorder, i.e. in the order of their calls.
+ * An activation that never returned resumes nowhere: resume = exit.
+ * Nodes are numbered in preorder, roots in the order their contexts first
+ * appear in the trace, each followed by its subtree (calls in call order).
  */
 typedef struct tk_call {
-	tk_tpos call;		/* the instruction that transferred control */
-	tk_tpos entry;		/* first instruction of the callee */
-	tk_tpos exit;		/* the callee's last (return) instruction */
-	tk_tpos resume;		/* first instruction back in the caller */
-	uint32_t parent;	/* TK_CALL_NONE for the root */
+	tk_tpos call;		/* the step that transferred control */
+	tk_tpos entry;		/* first step of the callee */
+	tk_tpos exit;		/* the callee's last (return) step */
+	tk_tpos resume;		/* first step back in the caller */
+	uint32_t parent;	/* TK_CALL_NONE for a root */
 	uint32_t first_child;	/* TK_CALL_NONE if none */
-	uint32_t next_sibling;	/* in time order; TK_CALL_NONE if last */
+	uint32_t next_sibling;	/* in time order; TK_CALL_NONE if last.  Roots:
+				 * the next context's root */
 	uint32_t depth;		/* root = 0 */
+	uint32_t context;
+	uint32_t flags;		/* TK_CALL_* */
 } tk_call;
 
 typedef struct tk_calltree {
-	tk_call *calls;		/* calls[0] is the root */
-	uint32_t count;		/* 0 if the trace has no instruction */
+	tk_call *calls;		/* calls[0] is the first context's root */
+	uint32_t count;		/* 0 if the trace has no step */
+	uint32_t nroots;	/* contexts */
 } tk_calltree;
 
 /* Called with one line of explanation per decision (--debug=call_heuristics).
@@ -124,8 +173,9 @@ typedef void (*tk_calls_debug_fn)(void *ctx, const char *msg);
  *            confirmed inside it.  Set *out to a forest holding the call
  *            (or TK_CALL_NONE if the sink keeps nothing).
  *   join     concatenate two forests, `first` preceding `second` in time.
- *   finish   the end of the trace: `root` is the whole trace, `children`
- *            every top-level call.  Called once, by tk_calls_finish.
+ *   finish   the end of a context: `root` is its root activation,
+ *            `children` its top-level calls.  Called by tk_calls_finish
+ *            once per context, in the order the contexts first appeared.
  *
  * In the tk_call passed, only call/entry/exit/resume are meaningful; the
  * root's call and resume are zero.  Callbacks return 0 or a negative tk_err,
@@ -138,11 +188,19 @@ typedef struct tk_calls_sink {
 	int (*finish)(void *ctx, const tk_call *root, uint32_t children);
 } tk_calls_sink;
 
+/* What the steps of the trace are (tk_calls_opts.steps). */
+typedef enum tk_calls_steps {
+	TK_STEPS_AUTO = 0,	/* the first instruction or function event decides */
+	TK_STEPS_INSNS,		/* instructions (function events are not steps) */
+	TK_STEPS_FUNCS,		/* function events (a source without instructions) */
+} tk_calls_steps;
+
 typedef struct tk_calls_opts {
 	size_t size;		/* sizeof(tk_calls_opts) */
 	tk_calls_debug_fn debug;	/* NULL: no explanations */
 	void *debug_ctx;
 	const tk_calls_sink *sink;	/* NULL: build a tk_calltree */
+	tk_calls_steps steps;
 } tk_calls_opts;
 
 void tk_calls_opts_init(tk_calls_opts *opts);
@@ -156,9 +214,9 @@ int tk_calls_new(const tk_calls_opts *opts, tk_calls **out);
  * picks what it needs).  Returns 0, TK_ERR_NOMEM, or a sink's error. */
 int tk_calls_feed(tk_calls *c, const tk_event *ev);
 
-/* End of trace: confirm nothing more, move the calls confirmed inside
- * still-pending potential calls up to their parents, and hand the result
- * to the sink.  Without a sink, *out receives the tree (owned by the
+/* End of trace: in every context, close the firm frames still open, move
+ * the calls confirmed inside still-pending potential calls up to their
+ * parents, and hand the result to the sink.  Without a sink, *out receives the tree (owned by the
  * caller: tk_calltree_free); with one, out may be NULL.  The detector can
  * then only be freed. */
 int tk_calls_finish(tk_calls *c, tk_calltree **out);
@@ -166,10 +224,14 @@ int tk_calls_finish(tk_calls *c, tk_calltree **out);
 void tk_calls_free(tk_calls *c);
 void tk_calltree_free(tk_calltree *t);
 
+/* Keep only the root of one context and its subtree, renumbered from 0.
+ * Errors: TK_ERR_NOTFOUND (no such context: t is unchanged). */
+int tk_calltree_keep_context(tk_calltree *t, uint32_t context);
+
 /* Hand a finished tree (e.g. one read from an index) to a sink, as the
  * detector would have: every call confirmed after its callees, forests
- * joined in time order, then finish with the root.  A tree of count 0 makes
- * no call.  Errors: TK_ERR_NOMEM, or the sink's. */
+ * joined in time order, then finish with each root.  A tree of count 0
+ * makes no call.  Errors: TK_ERR_NOMEM, or the sink's. */
 int tk_calltree_replay(const tk_calltree *t, const tk_calls_sink *sink);
 
 /*
@@ -180,12 +242,14 @@ int tk_calltree_replay(const tk_calltree *t, const tk_calls_sink *sink);
  * A frame is one call stack: its function and the frames called from it.
  * For each activation, "total" is its duration and "self" the total less
  * its direct callees' totals, in two units: trace time (exit - entry
- * timestamps, as tarmac-profile measures) and instructions (the activation's
- * instructions, its first and last included).  So for every frame
- * total = self + the children's totals.
+ * timestamps, as tarmac-profile measures) and steps (the activation's
+ * instructions, or function events, its first and last included).  So for
+ * every frame total = self + the children's totals.  Each context has its
+ * own root frame.
  */
 typedef struct tk_stack_frame {
 	uint64_t addr;		/* entry address of the function */
+	uint32_t context;	/* (roots) the context */
 	uint64_t calls;		/* activations folded into this frame */
 	uint64_t total_time, self_time;
 	uint64_t total_insns, self_insns;
@@ -200,8 +264,9 @@ typedef struct tk_callstacks tk_callstacks;
 int tk_callstacks_new(tk_callstacks **out, tk_calls_sink *sink);
 
 /* After the detector's finish: the frames (*count of them, a few possibly
- * unused), and the root's index (the whole trace), or TK_CALL_NONE if the
- * trace had no instruction. */
+ * unused), and the first context's root frame, or TK_CALL_NONE if the trace
+ * had no step.  The roots of the other contexts follow it through
+ * next_sibling, in the order the contexts first appeared. */
 const tk_stack_frame *tk_callstacks_frames(const tk_callstacks *s, uint32_t *count,
 					   uint32_t *root);
 

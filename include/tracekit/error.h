@@ -28,6 +28,7 @@ enum tk_err {
 	TK_ERR_UNSUPPORTED = -12, /* feature not supported */
 	TK_ERR_CORRUPT = -13,	/* a file (e.g. an index) is corrupt */
 	TK_ERR_EOF = -14,	/* unexpected end of input */
+	TK_ERR_STALE = -15,	/* an index that does not describe the trace now */
 };
 
 /* A static English message for an error code; never NULL. */

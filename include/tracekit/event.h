@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit: the common event model.
+/* tracekit: the common event model (version 2).
  *
- * Every trace source (Tarmac text, Intel PT, POWER qtrace, function-level
- * traces) produces a stream of tk_event; every analysis (calls, index,
- * profiles, the browsers) consumes that stream and nothing source-specific.
+ * Every trace source (Tarmac text, Intel PT, POWER Qtrace and HTM dumps,
+ * function enter/exit traces) produces a stream of tk_event; every analysis
+ * (calls, index, profiles, the browsers) consumes that stream and nothing
+ * source-specific.
  *
  * Events are small and transient: pointers inside an event (values, text)
  * belong to the source and stay valid only until the next event is read.
+ * Whatever keeps an event longer copies it with tk_event_copy(), which knows
+ * every field that points into the source.
+ *
+ * Each event carries the context it happened in (a CPU or a thread: the
+ * source says which, see tk_source_info), its time in the source's time
+ * unit, and where it is in the file: a 1-based line (text formats) or
+ * record number (binary formats), and the byte offset of that line or
+ * record.  Several events may share one line (a Tarmac LD/ST diagram).
  */
 #ifndef TRACEKIT_EVENT_H
 #define TRACEKIT_EVENT_H
@@ -28,26 +37,29 @@ typedef enum tk_event_kind {
 	TK_EV_TEXT,	/* anything else: kept as text, ignored by analyses */
 	TK_EV_CALL,	/* function entry, from function-level traces */
 	TK_EV_RETURN,	/* function exit, from function-level traces */
+	TK_EV_GAP,	/* part of the execution is missing from the trace */
 } tk_event_kind;
+
+#define TK_EV_KIND_MAX TK_EV_GAP
 
 typedef enum tk_isa {
 	TK_ISA_UNKNOWN = 0,
 	TK_ISA_A32,	/* AArch32 Arm */
 	TK_ISA_T32,	/* AArch32 Thumb */
 	TK_ISA_A64,	/* AArch64 */
-	TK_ISA_X86_64,	/* Intel PT */
-	TK_ISA_PPC64,	/* POWER (qtrace) */
+	TK_ISA_X86_64,	/* x86-64 (Intel PT) */
+	TK_ISA_PPC64,	/* 64-bit POWER (Qtrace, HTM) */
 } tk_isa;
 
 /* What a source knows of an instruction's effect on control flow.  Tarmac
- * cannot say (UNKNOWN: the call heuristic decides); Intel PT and qtrace
+ * cannot say (UNKNOWN: Arm's lr/sp heuristic decides); Intel PT and Qtrace
  * decoders know call and return instructions. */
 typedef enum tk_branch {
 	TK_BR_UNKNOWN = 0,
 	TK_BR_NONE,	/* not a branch */
-	TK_BR_JUMP,
-	TK_BR_CALL,
-	TK_BR_RETURN,
+	TK_BR_JUMP,	/* any other transfer of control */
+	TK_BR_CALL,	/* a call: returns to pc + width */
+	TK_BR_RETURN,	/* a return */
 } tk_branch;
 
 /* State of one byte in a register or memory value. */
@@ -57,14 +69,24 @@ enum tk_byte_state {
 	TK_BYTE_UNKNOWN = 2,	/* accessed, but the value is not known */
 };
 
+/* Longest instruction encoding kept (x86 instructions have up to 15). */
+#define TK_INSN_MAX_BYTES 16
+
 typedef struct tk_insn {
 	uint64_t pc;		/* address of the instruction (no Thumb bit) */
 	tk_isa isa;
-	uint8_t width;		/* bytes: 2 or 4 on Arm; 0 if unknown */
-	bool executed;		/* false: condition failed (IS, CCFAIL) */
-	bool has_encoding;	/* false if the trace shows no encoding */
 	tk_branch branch;
-	uint32_t encoding;	/* logical value, as the seed documents */
+	uint8_t width;		/* bytes the instruction occupies; 0 if unknown */
+	uint8_t nbytes;		/* bytes of the encoding known (0: none shown) */
+	bool executed;		/* false: condition failed (IS, CCFAIL) */
+	/*
+	 * The encoding, in the ISA's canonical order: x86 in memory order;
+	 * Arm in little-endian units as instruction fetches read them (A32
+	 * and A64 one 32-bit word, T32 one or two halfwords, the first
+	 * first); POWER as big-endian words (a prefixed pair: prefix first).
+	 * tk_insn_encoding() gives the number a trace or a listing prints.
+	 */
+	uint8_t bytes[TK_INSN_MAX_BYTES];
 	const char *mode;	/* "EL3h_s", "svc_s"... ; may be empty */
 	size_t mode_len;
 	const char *disasm;	/* disassembly text, may be empty */
@@ -96,32 +118,111 @@ typedef struct tk_text {
 	size_t kind_len;
 	const char *text;	/* the whole line (without timestamp) */
 	size_t len;
+	bool header;		/* a file header ("Tarmac Text Rev 3t"), not
+				 * something the traced machine did */
 } tk_text;
 
+/* A typed value of a function event: an argument or a return value. */
+typedef struct tk_value {
+	const char *type;	/* C type as text ("int", "const struct vec3 *") */
+	size_t type_len;
+	const uint8_t *bytes;	/* size bytes, in the target's memory order */
+	uint32_t size;
+} tk_value;
+
+/* tk_func_event.flags */
+enum {
+	TK_FUNC_NO_VALUES = 1u << 0,	/* the source could not record the values */
+};
+
 typedef struct tk_func_event {
-	uint64_t addr;		/* function entry address */
+	uint64_t addr;		/* function entry address (0 if unknown) */
 	uint64_t site;		/* call site / return address, 0 if unknown */
 	const char *name;	/* function name if the source knows it, or NULL */
 	size_t name_len;
+	uint32_t flags;		/* TK_FUNC_* */
+	uint32_t nvalues;	/* CALL: the arguments; RETURN: the return value */
+	const tk_value *values;
 } tk_func_event;
+
+typedef enum tk_gap_kind {
+	TK_GAP_OTHER = 0,
+	TK_GAP_DISABLED,	/* tracing was off (filtered, paused) */
+	TK_GAP_OVERFLOW,	/* the tracer lost data (internal buffer) */
+	TK_GAP_DECODE_ERROR,	/* the decoder lost sync and resumed later */
+	TK_GAP_BUFFER_FULL,	/* the trace buffer filled up */
+} tk_gap_kind;
+
+typedef struct tk_gap {
+	tk_gap_kind kind;
+	const char *msg;	/* why, for people; may be empty */
+	size_t msg_len;
+} tk_gap;
 
 typedef struct tk_event {
 	tk_event_kind kind;
-	uint32_t cpu;		/* CPU index ("cpu1"), 0 by default */
-	uint64_t time;		/* timestamp (see docs: fractional units) */
+	uint32_t context;	/* CPU or thread (tk_source_info says which) */
+	uint64_t time;		/* timestamp, in the source's time unit */
 	uint64_t line;		/* 1-based line (or record) number */
-	uint64_t offset;	/* byte offset of that line in the file */
+	uint64_t offset;	/* byte offset of that line (record) in the file */
+	const char *raw;	/* the line's text as in the file (text formats,
+				 * without its newline), or NULL */
+	size_t raw_len;
 	union {
 		tk_insn insn;
 		tk_reg_update reg;
 		tk_mem_access mem;
 		tk_text text;
 		tk_func_event func;
+		tk_gap gap;
 	} u;
 } tk_event;
 
 /* Short names, for printing: "A32", "T32", "A64", "x86-64", "ppc64", "?" */
 const char *tk_isa_name(tk_isa isa);
+
+/* "INSN", "REG", "MEM", "TEXT", "CALL", "RETURN", "GAP", or "?". */
+const char *tk_event_kind_name(tk_event_kind kind);
+
+/* "disabled", "overflow", "decode error", "buffer full", "other". */
+const char *tk_gap_kind_name(tk_gap_kind kind);
+
+/*
+ * The encoding as the number a trace or a listing prints (Tarmac's
+ * "encoding" field, a POWER instruction word): Arm's units combined, first
+ * unit most significant (a 32-bit Thumb instruction is hw1 << 16 | hw2);
+ * POWER's words likewise; other ISAs the bytes read as a big-endian number.
+ * Only the first 8 bytes count.  0 if in->nbytes is 0.
+ */
+uint64_t tk_insn_encoding(const tk_insn *in);
+
+/* Set in->bytes / in->nbytes from such a number of nbytes bytes (the
+ * inverse of tk_insn_encoding for in->isa).  nbytes <= 8. */
+void tk_insn_set_encoding(tk_insn *in, uint64_t value, unsigned nbytes);
+
+/* tk_event_copy() flags */
+enum {
+	/* Leave out what only people read (mode, disassembly, register names
+	 * as written, raw text, text lines, function names, value types, gap
+	 * messages):
+	 * for consumers that keep many events and need only their data. */
+	TK_COPY_DATA_ONLY = 1u << 0,
+};
+
+/* Bytes tk_event_copy_into() needs for ev. */
+size_t tk_event_copy_size(const tk_event *ev, unsigned flags);
+
+/*
+ * Copy ev into buf (size bytes, aligned for tk_event, at least
+ * tk_event_copy_size(ev, flags)): the copy is a tk_event at the start of
+ * buf, every pointer of it pointing into buf.  Returns the copy, or NULL if
+ * size is too small.
+ */
+tk_event *tk_event_copy_into(const tk_event *ev, unsigned flags, void *buf, size_t size);
+
+/* The same in one malloc'ed block: free(*out) releases it.
+ * Errors: TK_ERR_NOMEM. */
+int tk_event_copy(const tk_event *ev, unsigned flags, tk_event **out);
 
 #ifdef __cplusplus
 }

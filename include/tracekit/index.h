@@ -64,7 +64,7 @@ extern "C" {
 
 /* The version of the index file format written and read by this library.
  * A file of another version is rebuilt. */
-#define TK_INDEX_FORMAT_VERSION 2
+#define TK_INDEX_FORMAT_VERSION 3
 
 /* "No position": a root call's call/resume, and other absent positions. */
 #define TK_POS_NONE UINT64_MAX
@@ -78,16 +78,20 @@ typedef struct tk_index tk_index;
 /* What to do with an existing index file. */
 typedef enum tk_index_mode {
 	/* Reuse the file if it is valid (checksums, complete), of this format
-	 * version, built with the same big_endian / implicit_thumb, and the
-	 * trace still has the size, modification time and status change time
-	 * recorded in it (any change of one, to an older time too, means it
-	 * was rewritten or replaced); otherwise build it. */
+	 * version, of the same trace format built with the same options that
+	 * change its events, and the trace still has the size, modification
+	 * time, status change time and content fingerprint (a hash of its
+	 * first and last 64 KiB) recorded in it (any change of one, to an
+	 * older time too, means it was rewritten or replaced); otherwise build
+	 * it. */
 	TK_INDEX_AUTO = 0,
 	/* Always build (--force-index). */
 	TK_INDEX_FORCE,
-	/* Never build (--no-index): use the file if it is valid and of this
-	 * version even if the trace changed since; fail if it is missing or
-	 * bad. */
+	/* Never build (--no-index): use the file only if AUTO would reuse it.
+	 * Fails with TK_ERR_NOTFOUND if it is missing, TK_ERR_STALE if it
+	 * describes another trace (or another version of this one, or other
+	 * options), TK_ERR_CORRUPT / TK_ERR_FORMAT if it is unusable.  An
+	 * index is never trusted for a trace it does not describe. */
 	TK_INDEX_NEVER,
 	/* Use the file only if AUTO would reuse it; never build.  For tools
 	 * that can stream the trace instead (TK_ERR_NOTFOUND otherwise). */
@@ -114,8 +118,11 @@ typedef struct tk_index_opts {
 	size_t size;			/* sizeof(tk_index_opts) */
 	const char *index_path;		/* NULL: TRACE ".index" */
 	tk_index_mode mode;
-	bool big_endian;		/* --bi (stored; a mismatch rebuilds) */
-	bool implicit_thumb;		/* --implicit-thumb (likewise) */
+	/* How to read the trace: its format (NULL: detected) and the format's
+	 * options (those that change the events are recorded; a change
+	 * rebuilds).  NULL: detected, no options.  Its diag is not used: see
+	 * diag below. */
+	const tk_source_spec *source;
 	tk_index_log_fn log;		/* NULL: no explanations */
 	void *log_ctx;
 	tk_index_progress_fn progress;	/* NULL: no progress reports */
@@ -126,7 +133,7 @@ typedef struct tk_index_opts {
 	void *calls_debug_ctx;
 } tk_index_opts;
 
-/* Fill *opts with defaults: AUTO, default path, little-endian. */
+/* Fill *opts with defaults: AUTO, default path, format detected. */
 void tk_index_opts_init(tk_index_opts *opts);
 
 /* tk_index_open() success statuses. */
@@ -136,8 +143,7 @@ enum {
 };
 
 /*
- * Open the index of a Tarmac trace file, building it first if opts->mode
- * says so.  The file is written as an unnamed file (O_TMPFILE; else under
+ * Open the index of a trace file, building it first if opts->mode says so.  The file is written as an unnamed file (O_TMPFILE; else under
  * a temporary name) in the index's directory, given a temporary name once
  * complete and renamed into place, so a crash never leaves a half index
  * and concurrent builders do not corrupt each other.  If that directory is
@@ -150,8 +156,11 @@ enum {
  *   TK_ERR_OPEN, TK_ERR_ISDIR   the trace cannot be opened
  *   TK_ERR_NOTFOUND  mode NEVER and no index file; mode IF_VALID and no
  *                    valid up-to-date index file
+ *   TK_ERR_STALE     mode NEVER and the file describes another trace, an
+ *                    older version of this one, or other options
  *   TK_ERR_CORRUPT   mode NEVER and the file is corrupt or truncated
- *   TK_ERR_FORMAT    mode NEVER and the file is another format version
+ *   TK_ERR_FORMAT    mode NEVER and the file is another format version;
+ *                    any mode: the trace is in no format tracekit reads
  *   TK_ERR_IO        reading the trace or writing the index failed
  *   TK_ERR_BINARY    the trace is binary data
  *   TK_ERR_NOMEM
@@ -202,7 +211,15 @@ typedef struct tk_index_info {
 					 * at some position */
 	uint64_t semihosting_calls;	/* recognised semihosting traps */
 	uint64_t build_ms;		/* wall time the build took */
-	bool big_endian, implicit_thumb;
+	bool big_endian;		/* the traced machine's data byte order */
+	const char *format;		/* the trace's format ("tarmac"...) */
+	const char *options;		/* the format's options (canonical) */
+	const char *context_name;	/* "cpu" or "thread" */
+	unsigned caps;			/* the source's TK_CAP_* */
+	tk_time_unit time_unit;
+	tk_isa isa;			/* the main instruction set */
+	bool func_steps;		/* positions are function events */
+	uint32_t contexts;		/* contexts (CPUs, threads) with steps */
 } tk_index_info;
 
 /* Errors: TK_ERR_INVAL (info->size too small). */
@@ -216,14 +233,20 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info);
 uint64_t tk_index_count(const tk_index *idx);
 
 typedef struct tk_index_pos {
-	uint64_t line;		/* 1-based line of the instruction */
+	uint64_t line;		/* 1-based line (record) of the step */
 	uint64_t offset;	/* byte offset of that line */
 	uint64_t time;
-	uint64_t pc;		/* no Thumb bit */
+	uint64_t pc;		/* no Thumb bit; a function event's address */
+	tk_event_kind kind;	/* TK_EV_INSN, or TK_EV_CALL / TK_EV_RETURN for
+				 * a source without instructions */
+	uint32_t context;
 	tk_isa isa;
+	tk_branch branch;	/* as the source gave it */
 	uint8_t width;		/* bytes, 0 if unknown */
 	bool executed;		/* false: the condition failed */
-	uint32_t encoding;	/* as in tk_insn; 0 if the trace shows none */
+	uint8_t nbytes;		/* encoding bytes known (tk_insn.bytes) */
+	uint8_t bytes[TK_INSN_MAX_BYTES];
+	uint64_t encoding;	/* tk_insn_encoding() of them; 0 if none */
 	/* The group of this position: lines [first_line, end_line) and bytes
 	 * [first_offset, end_offset) of the trace. */
 	uint64_t first_line, end_line;

@@ -89,14 +89,14 @@ uint64_t tk_loop_line_key(const tk_event *ev, size_t n, bool *insn)
 	*insn = false;
 	for (size_t i = 0; i < n; i++) {
 		const tk_event *e = &ev[i];
-		h = mix(h, (uint64_t)e->kind << 32 | e->cpu);
+		h = mix(h, (uint64_t)e->kind << 32 | e->context);
 		switch (e->kind) {
 		case TK_EV_INSN: {
 			const tk_insn *in = &e->u.insn;
 			*insn = true;
 			h = mix(h, in->pc);
-			h = mix(h, (uint64_t)in->has_encoding << 40 | (uint64_t)in->executed << 41 |
-				       (uint64_t)in->width << 42 | in->encoding);
+			h = mix(h, (uint64_t)(in->nbytes != 0) << 40 | (uint64_t)in->executed << 41 |
+				       (uint64_t)in->width << 42 | tk_insn_encoding(in));
 			h = mix_bytes(h, in->mode, in->mode_len);
 			break;
 		}
@@ -116,6 +116,9 @@ uint64_t tk_loop_line_key(const tk_event *ev, size_t n, bool *insn)
 		}
 		case TK_EV_TEXT:
 			h = mix_bytes(h, e->u.text.text, e->u.text.len);
+			break;
+		case TK_EV_GAP:
+			h = mix(h, e->u.gap.kind);
 			break;
 		case TK_EV_CALL:
 		case TK_EV_RETURN:

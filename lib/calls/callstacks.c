@@ -16,7 +16,9 @@ struct tk_callstacks {
 	tk_stack_frame *f;
 	uint32_t count, cap;
 	uint32_t free_list;	/* linked through next_sibling */
-	uint32_t root;
+	uint32_t root, last_root;	/* the roots, linked through next_sibling */
+	struct work *work;	/* merges still to do */
+	size_t nwork, workcap;
 };
 
 static int alloc_frame(tk_callstacks *s, uint32_t *out)
@@ -40,41 +42,63 @@ static int alloc_frame(tk_callstacks *s, uint32_t *out)
 	return 0;
 }
 
-static uint32_t merge(tk_callstacks *s, uint32_t a, uint32_t b);
+/* A pending merge: list `list` goes into the children of `owner` (or
+ * into the top-level list being built, if owner is TK_CALL_NONE). */
+struct work {
+	uint32_t owner, list;
+};
 
-/* Fold frame x into frame y (same function) and free x. */
-static void fold(tk_callstacks *s, uint32_t y, uint32_t x)
+static int push_work(tk_callstacks *s, uint32_t owner, uint32_t list)
 {
-	tk_stack_frame *fy = &s->f[y], *fx = &s->f[x];
-	fy->calls += fx->calls;
-	fy->total_time += fx->total_time;
-	fy->self_time += fx->self_time;
-	fy->total_insns += fx->total_insns;
-	fy->self_insns += fx->self_insns;
-	uint32_t kids = fx->first_child;
-	fx->next_sibling = s->free_list;
-	s->free_list = x;
-	uint32_t m = merge(s, s->f[y].first_child, kids);
-	s->f[y].first_child = m;
+	if (s->nwork == s->workcap) {
+		size_t cap = s->workcap ? 2 * s->workcap : 64;
+		struct work *w = realloc(s->work, cap * sizeof *w);
+		if (!w)
+			return TK_ERR_NOMEM;
+		s->work = w;
+		s->workcap = cap;
+	}
+	s->work[s->nwork++] = (struct work){owner, list};
+	return 0;
 }
 
-/* Merge sibling list b into sibling list a; returns the new head. */
-static uint32_t merge(tk_callstacks *s, uint32_t a, uint32_t b)
+/* Merge sibling list b into sibling list a; *out gets the new head.  Two
+ * frames of the same function fold into one, their children merged in
+ * turn: iteratively, as stacks may be a million frames deep.  Folded-away
+ * frames go to the free list. */
+static int merge(tk_callstacks *s, uint32_t a, uint32_t b, uint32_t *out)
 {
-	while (b != TK_CALL_NONE) {
-		uint32_t x = b;
-		b = s->f[x].next_sibling;
-		uint32_t y = a;
-		while (y != TK_CALL_NONE && s->f[y].addr != s->f[x].addr)
-			y = s->f[y].next_sibling;
-		if (y != TK_CALL_NONE) {
-			fold(s, y, x);
-		} else {
-			s->f[x].next_sibling = a;
-			a = x;
+	uint32_t top = a;
+	s->nwork = 0;
+	int rc = push_work(s, TK_CALL_NONE, b);
+	while (rc == 0 && s->nwork) {
+		struct work w = s->work[--s->nwork];
+		uint32_t *head = w.owner == TK_CALL_NONE ? &top : &s->f[w.owner].first_child;
+		for (uint32_t x = w.list, next; x != TK_CALL_NONE && rc == 0; x = next) {
+			next = s->f[x].next_sibling;
+			uint32_t y = *head;
+			while (y != TK_CALL_NONE && s->f[y].addr != s->f[x].addr)
+				y = s->f[y].next_sibling;
+			if (y == TK_CALL_NONE) {
+				s->f[x].next_sibling = *head;
+				*head = x;
+				continue;
+			}
+			tk_stack_frame *fy = &s->f[y], *fx = &s->f[x];
+			fy->calls += fx->calls;
+			fy->total_time += fx->total_time;
+			fy->self_time += fx->self_time;
+			fy->total_insns += fx->total_insns;
+			fy->self_insns += fx->self_insns;
+			uint32_t kids = fx->first_child;
+			fx->next_sibling = s->free_list;
+			s->free_list = x;
+			if (kids != TK_CALL_NONE)
+				rc = push_work(s, y, kids);
 		}
 	}
-	return a;
+	*out = top;
+	return rc;
 }
 
 static int make_frame(tk_callstacks *s, const tk_call *call, uint32_t children, uint32_t *out)
@@ -85,9 +109,10 @@ static int make_frame(tk_callstacks *s, const tk_call *call, uint32_t children, 
 		return rc;
 	tk_stack_frame *f = &s->f[i];
 	f->addr = call->entry.pc;
+	f->context = call->context;
 	f->calls = 1;
 	f->total_time = call->exit.time >= call->entry.time ? call->exit.time - call->entry.time : 0;
-	f->total_insns = call->exit.insn - call->entry.insn + 1;
+	f->total_insns = call->exit.pos - call->entry.pos + 1;
 	uint64_t kt = 0, ki = 0;
 	for (uint32_t c = children; c != TK_CALL_NONE; c = s->f[c].next_sibling) {
 		kt += s->f[c].total_time;
@@ -109,14 +134,22 @@ static int confirm(void *ctx, const tk_call *call, uint32_t children, uint32_t *
 
 static int join(void *ctx, uint32_t first, uint32_t second, uint32_t *out)
 {
-	*out = merge(ctx, first, second);
-	return 0;
+	return merge(ctx, first, second, out);
 }
 
 static int finish(void *ctx, const tk_call *root, uint32_t children)
 {
 	tk_callstacks *s = ctx;
-	return make_frame(s, root, children, &s->root);
+	uint32_t r;
+	int rc = make_frame(s, root, children, &r);
+	if (rc < 0)
+		return rc;
+	if (s->root == TK_CALL_NONE)
+		s->root = r;
+	else
+		s->f[s->last_root].next_sibling = r;
+	s->last_root = r;
+	return 0;
 }
 
 int tk_callstacks_new(tk_callstacks **out, tk_calls_sink *sink)
@@ -125,7 +158,7 @@ int tk_callstacks_new(tk_callstacks **out, tk_calls_sink *sink)
 	*out = s;
 	if (!s)
 		return TK_ERR_NOMEM;
-	s->free_list = s->root = TK_CALL_NONE;
+	s->free_list = s->root = s->last_root = TK_CALL_NONE;
 	sink->ctx = s;
 	sink->confirm = confirm;
 	sink->join = join;
@@ -146,5 +179,6 @@ void tk_callstacks_free(tk_callstacks *s)
 	if (!s)
 		return;
 	free(s->f);
+	free(s->work);
 	free(s);
 }

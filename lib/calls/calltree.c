@@ -18,7 +18,9 @@
 struct tk_calltree_builder {
 	tk_call *nodes;
 	uint32_t count, cap;
-	tk_calltree *tree;	/* built by finish */
+	uint32_t *roots;	/* node of each context's root, in order */
+	uint32_t nroots, rootcap;
+	tk_calltree *tree;	/* built by take */
 };
 
 static int add_node(tk_calltree_builder *b, const tk_call *call, uint32_t children,
@@ -40,6 +42,8 @@ static int add_node(tk_calltree_builder *b, const tk_call *call, uint32_t childr
 	n->entry = call->entry;
 	n->exit = call->exit;
 	n->resume = call->resume;
+	n->context = call->context;
+	n->flags = call->flags;
 	n->first_child = children;
 	n->next_sibling = i;	/* a one-node circular list */
 	n->parent = TK_CALL_NONE;
@@ -74,59 +78,67 @@ struct frame {
 	uint32_t last_new;	/* last child placed (tree index), or NONE */
 };
 
-/* Renumber the confirmed nodes in preorder, starting from `root`. */
-static int build(tk_calltree_builder *b, uint32_t root)
+/* Renumber the confirmed nodes in preorder, root after root, without
+ * recursion (call trees can be a million deep). */
+static int build(tk_calltree_builder *b)
 {
 	tk_calltree *t = calloc(1, sizeof *t);
-	tk_call *out = malloc((size_t)b->count * sizeof *out);
+	tk_call *out = b->count ? malloc((size_t)b->count * sizeof *out) : NULL;
 	size_t fcap = 64, nf = 0;
 	struct frame *st = malloc(fcap * sizeof *st);
-	if (!t || !out || !st) {
+	if (!t || (b->count && !out) || !st) {
 		free(t);
 		free(out);
 		free(st);
 		return TK_ERR_NOMEM;
 	}
-	uint32_t n = 0;
-	out[n] = b->nodes[root];
-	out[n].parent = TK_CALL_NONE;
-	out[n].depth = 0;
-	out[n].first_child = out[n].next_sibling = TK_CALL_NONE;
-	uint32_t tail = b->nodes[root].first_child;
-	st[nf++] = (struct frame){root, n++, tail == TK_CALL_NONE ? TK_CALL_NONE :
-				  b->nodes[tail].next_sibling, TK_CALL_NONE};
-	while (nf) {
-		struct frame *f = &st[nf - 1];
-		if (f->next == TK_CALL_NONE) {
-			nf--;
-			continue;
-		}
-		uint32_t c = f->next;
-		f->next = c == b->nodes[f->old].first_child ? TK_CALL_NONE : b->nodes[c].next_sibling;
-		uint32_t k = n++;
-		out[k] = b->nodes[c];
-		out[k].parent = f->now;
-		out[k].depth = out[f->now].depth + 1;
-		out[k].first_child = out[k].next_sibling = TK_CALL_NONE;
-		if (f->last_new == TK_CALL_NONE)
-			out[f->now].first_child = k;
-		else
-			out[f->last_new].next_sibling = k;
-		f->last_new = k;
-		if (nf == fcap) {
-			struct frame *ns = realloc(st, 2 * fcap * sizeof *st);
-			if (!ns) {
-				free(t);
-				free(out);
-				free(st);
-				return TK_ERR_NOMEM;
-			}
-			st = ns;
-			fcap *= 2;
-		}
-		tail = b->nodes[c].first_child;
-		st[nf++] = (struct frame){c, k, tail == TK_CALL_NONE ? TK_CALL_NONE :
+	uint32_t n = 0, prev_root = TK_CALL_NONE;
+	for (uint32_t r = 0; r < b->nroots; r++) {
+		uint32_t root = b->roots[r];
+		out[n] = b->nodes[root];
+		out[n].parent = TK_CALL_NONE;
+		out[n].depth = 0;
+		out[n].first_child = out[n].next_sibling = TK_CALL_NONE;
+		if (prev_root != TK_CALL_NONE)
+			out[prev_root].next_sibling = n;
+		prev_root = n;
+		uint32_t tail = b->nodes[root].first_child;
+		st[nf++] = (struct frame){root, n++, tail == TK_CALL_NONE ? TK_CALL_NONE :
 					  b->nodes[tail].next_sibling, TK_CALL_NONE};
+		while (nf) {
+			struct frame *f = &st[nf - 1];
+			if (f->next == TK_CALL_NONE) {
+				nf--;
+				continue;
+			}
+			uint32_t c = f->next;
+			f->next = c == b->nodes[f->old].first_child ? TK_CALL_NONE
+								    : b->nodes[c].next_sibling;
+			uint32_t k = n++;
+			out[k] = b->nodes[c];
+			out[k].parent = f->now;
+			out[k].depth = out[f->now].depth + 1;
+			out[k].first_child = out[k].next_sibling = TK_CALL_NONE;
+			if (f->last_new == TK_CALL_NONE)
+				out[f->now].first_child = k;
+			else
+				out[f->last_new].next_sibling = k;
+			f->last_new = k;
+			if (nf == fcap) {
+				struct frame *ns = realloc(st, 2 * fcap * sizeof *st);
+				if (!ns) {
+					free(t);
+					free(out);
+					free(st);
+					return TK_ERR_NOMEM;
+				}
+				st = ns;
+				fcap *= 2;
+			}
+			tail = b->nodes[c].first_child;
+			st[nf++] = (struct frame){c, k, tail == TK_CALL_NONE ? TK_CALL_NONE :
+						  b->nodes[tail].next_sibling, TK_CALL_NONE};
+		}
 	}
 	free(st);
 	free(b->nodes);
@@ -134,6 +146,7 @@ static int build(tk_calltree_builder *b, uint32_t root)
 	b->count = b->cap = 0;
 	t->calls = out;
 	t->count = n;
+	t->nroots = b->nroots;
 	b->tree = t;
 	return 0;
 }
@@ -143,7 +156,18 @@ static int finish(void *ctx, const tk_call *root, uint32_t children)
 	tk_calltree_builder *b = ctx;
 	uint32_t r;
 	int rc = add_node(b, root, children, &r);
-	return rc < 0 ? rc : build(b, r);
+	if (rc < 0)
+		return rc;
+	if (b->nroots == b->rootcap) {
+		uint32_t cap = b->rootcap ? 2 * b->rootcap : 4;
+		uint32_t *n = realloc(b->roots, cap * sizeof *n);
+		if (!n)
+			return TK_ERR_NOMEM;
+		b->roots = n;
+		b->rootcap = cap;
+	}
+	b->roots[b->nroots++] = r;
+	return 0;
 }
 
 int tk_calltree_builder_new(tk_calltree_builder **out, tk_calls_sink *sink)
@@ -159,10 +183,17 @@ int tk_calltree_builder_new(tk_calltree_builder **out, tk_calls_sink *sink)
 	return 0;
 }
 
-void tk_calltree_builder_take(tk_calltree_builder *b, tk_calltree **out)
+int tk_calltree_builder_take(tk_calltree_builder *b, tk_calltree **out)
 {
+	*out = NULL;
+	if (b->nroots && !b->tree) {
+		int rc = build(b);
+		if (rc < 0)
+			return rc;
+	}
 	*out = b->tree;
 	b->tree = NULL;
+	return 0;
 }
 
 void tk_calltree_builder_free(tk_calltree_builder *b)
@@ -170,6 +201,7 @@ void tk_calltree_builder_free(tk_calltree_builder *b)
 	if (!b)
 		return;
 	free(b->nodes);
+	free(b->roots);
 	tk_calltree_free(b->tree);
 	free(b);
 }
@@ -187,16 +219,19 @@ int tk_calltree_replay(const tk_calltree *t, const tk_calls_sink *sink)
 	for (uint32_t i = 0; i < t->count; i++)
 		forest[i] = TK_CALL_NONE;
 	int rc = 0;
-	for (uint32_t i = t->count - 1; i > 0 && rc == 0; i--) {
+	for (uint32_t i = t->count; i-- > 0 && rc == 0;) {
 		uint32_t f, p = t->calls[i].parent;
+		if (p == TK_CALL_NONE)
+			continue;	/* a root: finished below, in order */
 		rc = sink->confirm(sink->ctx, &t->calls[i], forest[i], &f);
 		if (rc == 0 && f != TK_CALL_NONE && forest[p] != TK_CALL_NONE)
 			rc = sink->join(sink->ctx, f, forest[p], &f);
 		if (rc == 0 && f != TK_CALL_NONE)
 			forest[p] = f;
 	}
-	if (rc == 0)
-		rc = sink->finish(sink->ctx, &t->calls[0], forest[0]);
+	for (uint32_t r = 0; r != TK_CALL_NONE && r < t->count && rc == 0;
+	     r = t->calls[r].next_sibling)
+		rc = sink->finish(sink->ctx, &t->calls[r], forest[r]);
 	free(forest);
 	return rc;
 }
@@ -207,4 +242,27 @@ void tk_calltree_free(tk_calltree *t)
 		return;
 	free(t->calls);
 	free(t);
+}
+
+int tk_calltree_keep_context(tk_calltree *t, uint32_t context)
+{
+	uint32_t r = 0;
+	while (r < t->count && r != TK_CALL_NONE && t->calls[r].context != context)
+		r = t->calls[r].next_sibling;
+	if (r >= t->count)
+		return TK_ERR_NOTFOUND;
+	uint32_t end = t->calls[r].next_sibling == TK_CALL_NONE ? t->count
+							       : t->calls[r].next_sibling;
+	/* The subtree is [r, end) in preorder: shift it to 0. */
+	for (uint32_t i = r; i < end; i++) {
+		tk_call c = t->calls[i];
+		c.parent = c.parent == TK_CALL_NONE ? TK_CALL_NONE : c.parent - r;
+		c.first_child = c.first_child == TK_CALL_NONE ? TK_CALL_NONE : c.first_child - r;
+		c.next_sibling = c.next_sibling == TK_CALL_NONE || i == r ? TK_CALL_NONE
+									 : c.next_sibling - r;
+		t->calls[i - r] = c;
+	}
+	t->count = end - r;
+	t->nroots = 1;
+	return 0;
 }

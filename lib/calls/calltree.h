@@ -13,9 +13,10 @@ typedef struct tk_calltree_builder tk_calltree_builder;
 /* Errors: TK_ERR_NOMEM.  *sink is filled with the builder's callbacks. */
 int tk_calltree_builder_new(tk_calltree_builder **out, tk_calls_sink *sink);
 
-/* After the sink's finish: hand over the tree (count 0 if finish was never
- * called).  The builder can then only be freed. */
-void tk_calltree_builder_take(tk_calltree_builder *b, tk_calltree **out);
+/* After the sink's last finish: build and hand over the tree (NULL if
+ * finish was never called).  The builder can then only be freed.
+ * Errors: TK_ERR_NOMEM. */
+int tk_calltree_builder_take(tk_calltree_builder *b, tk_calltree **out);
 
 void tk_calltree_builder_free(tk_calltree_builder *b);
 

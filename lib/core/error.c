@@ -20,6 +20,7 @@ const char *tk_strerror(int err)
 	case TK_ERR_UNSUPPORTED: return "not supported";
 	case TK_ERR_CORRUPT: return "file is corrupt";
 	case TK_ERR_EOF: return "unexpected end of input";
+	case TK_ERR_STALE: return "the index does not describe the trace as it is now";
 	}
 	return "unknown error";
 }

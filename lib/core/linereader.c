@@ -12,6 +12,8 @@
 #define DEFAULT_MAX_LINE (64u << 20)
 #define NO_NUL UINT64_MAX
 
+static uint64_t find_nul(const tk_linereader *lr, size_t from);
+
 int tk_linereader_init(tk_linereader *lr, int fd, FILE *fp, size_t max_line)
 {
 	memset(lr, 0, sizeof *lr);
@@ -22,6 +24,39 @@ int tk_linereader_init(tk_linereader *lr, int fd, FILE *fp, size_t max_line)
 	lr->cap = CHUNK;
 	lr->buf = malloc(lr->cap);
 	return lr->buf ? 0 : TK_ERR_NOMEM;
+}
+
+int tk_linereader_prime(tk_linereader *lr, const void *data, size_t n)
+{
+	if (n > lr->cap - lr->end) {
+		size_t cap = lr->end + n;
+		char *nb = realloc(lr->buf, cap);
+		if (!nb)
+			return TK_ERR_NOMEM;
+		lr->buf = nb;
+		lr->cap = cap;
+	}
+	size_t old = lr->end;
+	memcpy(lr->buf + lr->end, data, n);
+	lr->end += n;
+	if (lr->next_nul == NO_NUL)
+		lr->next_nul = find_nul(lr, old);
+	return 0;
+}
+
+int tk_linereader_seek(tk_linereader *lr, uint64_t offset)
+{
+	if (lr->fp || lr->fd < 0)
+		return TK_ERR_UNSUPPORTED;
+	if (lseek(lr->fd, (off_t)offset, SEEK_SET) < 0) {
+		lr->read_errno = errno;
+		return errno == ESPIPE ? TK_ERR_UNSUPPORTED : TK_ERR_IO;
+	}
+	lr->base = offset;
+	lr->start = lr->end = lr->scan = 0;
+	lr->eof = lr->skipping = false;
+	lr->next_nul = NO_NUL;
+	return 0;
 }
 
 void tk_linereader_fini(tk_linereader *lr)

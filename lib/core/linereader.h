@@ -44,6 +44,15 @@ typedef struct tk_linereader {
 int tk_linereader_init(tk_linereader *lr, int fd, FILE *fp, size_t max_line);
 void tk_linereader_fini(tk_linereader *lr);
 
+/* Take n bytes already read from the file's start (a format probe read
+ * them from a pipe) as its first bytes.  Returns 0 or TK_ERR_NOMEM. */
+int tk_linereader_prime(tk_linereader *lr, const void *data, size_t n);
+
+/* Continue reading at a byte offset of the file (a line start): only for a
+ * descriptor that can seek.  Returns 0, TK_ERR_UNSUPPORTED (a pipe, or
+ * reading with fread), TK_ERR_IO. */
+int tk_linereader_seek(tk_linereader *lr, uint64_t offset);
+
 /* The next line: 1, 0 at the end of the file, TK_ERR_IO (read_errno says
  * why) or TK_ERR_NOMEM.  line->s stays valid until the next call. */
 int tk_linereader_next(tk_linereader *lr, tk_line *line);

@@ -20,7 +20,7 @@
 #include "index_build.h"
 #include "tracekit/calls.h"
 
-#define POSREC_MAX 64	/* bytes one position record can take */
+#define POSREC_MAX 96	/* bytes one position record can take */
 
 typedef struct ixb {
 	tk_ixw *w;
@@ -28,7 +28,8 @@ typedef struct ixb {
 	const tk_index_opts *opts;
 	bool big_endian;
 
-	uint64_t ninsn;		/* instructions seen */
+	bool func_steps;	/* positions are function events (no instructions) */
+	uint64_t ninsn;		/* steps seen */
 	uint64_t pos;		/* position events are attributed to */
 
 	/* the block being built */
@@ -43,6 +44,7 @@ typedef struct ixb {
 	uint64_t regmask[3];
 	uint8_t bloom[TK_BLOOM_BYTES];
 	uint64_t prev_line, prev_offset, prev_time, prev_pc;
+	uint32_t prev_context;
 	uint64_t data_off;	/* offset of the block in BLOCKS */
 	tk_spill dir, blooms;
 
@@ -179,9 +181,11 @@ static bool sh_word(void *ctx, uint64_t addr, unsigned n, uint64_t *value)
 
 /* ---- events ---- */
 
-static int on_insn(ixb *b, const tk_event *ev)
+/* A step: an instruction (in = its tk_insn), or a function event of a
+ * source without instructions (step_kind 1 for a call, 2 for a return; in
+ * then describes the function's address). */
+static int on_step(ixb *b, const tk_event *ev, const tk_insn *in, unsigned step_kind)
 {
-	const tk_insn *in = &ev->u.insn;
 	int err;
 	if (b->ninsn && b->ninsn % TK_BLOCK_INSNS == 0) {
 		if ((err = end_block(b)))
@@ -195,6 +199,7 @@ static int on_insn(ixb *b, const tk_event *ev)
 		b->blk_offset = b->prev_offset = ev->offset;
 		b->blk_time = b->prev_time = ev->time;
 		b->prev_pc = 0;
+		b->prev_context = 0;
 	}
 	b->pos = b->ninsn++;
 	b->blk_n++;
@@ -204,16 +209,35 @@ static int on_insn(ixb *b, const tk_event *ev)
 	uint8_t *p = b->posbuf + b->poslen;
 	size_t n = 0;
 	unsigned wcode = in->width == 0 ? 0 : in->width == 2 ? 1 : in->width == 4 ? 2 : 3;
+	/* The encoding as a varint when its bytes are what the width and the
+	 * ISA's order imply (every Arm instruction), else the bytes themselves. */
+	bool varint_enc = in->nbytes && in->nbytes == in->width && in->nbytes <= 8;
+	uint8_t ext = (uint8_t)(step_kind | (unsigned)in->branch << TK_PX_BRANCH_SHIFT);
+	if (ev->context != b->prev_context)
+		ext |= TK_PX_CONTEXT;
+	if (in->nbytes && !varint_enc)
+		ext |= TK_PX_RAWBYTES;
 	p[n++] = (uint8_t)((in->isa & TK_PF_ISA_MASK) | (in->executed ? TK_PF_EXECUTED : 0) |
-			   wcode << TK_PF_WIDTH_SHIFT | (in->has_encoding ? TK_PF_ENCODING : 0));
+			   wcode << TK_PF_WIDTH_SHIFT | (varint_enc ? TK_PF_ENCODING : 0) |
+			   (ext ? TK_PF_EXT : 0));
 	if (wcode == 3)
 		p[n++] = in->width;
+	if (ext)
+		p[n++] = ext;
+	if (ext & TK_PX_CONTEXT)
+		n += tk_putv(p + n, ev->context);
+	b->prev_context = ev->context;
 	n += tk_putv(p + n, ev->line - b->prev_line);
 	n += tk_putv(p + n, ev->offset - b->prev_offset);
 	n += tk_putv(p + n, tk_zigzag((int64_t)(ev->time - b->prev_time)));
 	n += tk_putv(p + n, tk_zigzag((int64_t)(in->pc - b->prev_pc)));
-	if (in->has_encoding)
-		n += tk_putv(p + n, in->encoding);
+	if (varint_enc) {
+		n += tk_putv(p + n, tk_insn_encoding(in));
+	} else if (in->nbytes) {
+		p[n++] = in->nbytes;
+		memcpy(p + n, in->bytes, in->nbytes);
+		n += in->nbytes;
+	}
 	b->poslen += n;
 	b->prev_line = ev->line;
 	b->prev_offset = ev->offset;
@@ -225,7 +249,7 @@ static int on_insn(ixb *b, const tk_event *ev)
 	b->bloom[x >> 3] |= (uint8_t)(1u << (x & 7));
 	b->bloom[y >> 3] |= (uint8_t)(1u << (y & 7));
 
-	if (tk_semihost_is_trap(in)) {
+	if (step_kind == 0 && tk_semihost_is_trap(in)) {
 		tk_semihost_env env = {sh_reg, sh_word, b};
 		uint64_t addr, len;
 		b->semihost++;
@@ -360,11 +384,15 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	b->w = w;
 	b->src = src;
 	b->opts = opts;
-	b->big_endian = opts->big_endian;
+	tk_source_info si = {.size = sizeof si};
+	tk_source_get_info(src, &si);
+	b->big_endian = si.big_endian;
+	b->func_steps = tk_source_info_func_steps(&si);
 	b->rv = calloc(1, tk_idx_regfile_bytes());
 	b->rk = calloc(1, tk_idx_regfile_bytes());
 	tk_calls_opts copts;
 	tk_calls_opts_init(&copts);
+	copts.steps = b->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
 	if (opts->calls_debug) {
 		copts.debug = locked_calls_debug;
 		copts.debug_ctx = (void *)opts;
@@ -381,6 +409,9 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	 * and must not be reused as up to date. */
 	struct stat st;
 	bool have_st = stat(tpath, &st) == 0 && S_ISREG(st.st_mode);
+	uint64_t fingerprint = 0;
+	if (have_st && tk_idx_fingerprint(tpath, &fingerprint) < 0)
+		have_st = false;
 	if ((err = tk_ixw_begin(w, TK_SEC_TRACEPATH)) ||
 	    (err = tk_ixw_write(w, tpath, strlen(tpath))) || (err = tk_ixw_end(w)))
 		goto out;
@@ -400,7 +431,14 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 			b->lines = ev.line;
 		switch (ev.kind) {
 		case TK_EV_INSN:
-			err = on_insn(b, &ev);
+			err = on_step(b, &ev, &ev.u.insn, 0);
+			break;
+		case TK_EV_CALL:
+		case TK_EV_RETURN:
+			if (b->func_steps) {
+				tk_insn fn = {.pc = ev.u.func.addr, .executed = true};
+				err = on_step(b, &ev, &fn, ev.kind == TK_EV_CALL ? 1 : 2);
+			}
 			break;
 		case TK_EV_REG:
 			err = on_reg(b, &ev);
@@ -445,12 +483,24 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	if ((err = tk_calls_finish(b->calls, &tree)) || (err = tk_idx_calls_write(w, tree)))
 		goto out;
 
+	tk_source_get_info(src, &si);	/* the isa is known now */
+	if ((err = tk_ixw_begin(w, TK_SEC_SOURCE)) ||
+	    (err = tk_ixw_write(w, si.format, strlen(si.format) + 1)) ||
+	    (err = tk_ixw_write(w, si.options, strlen(si.options) + 1)) ||
+	    (err = tk_ixw_write(w, si.context_name, strlen(si.context_name))) ||
+	    (err = tk_ixw_end(w)))
+		goto out;
+
 	uint8_t hdr[TK_IDX_HEADER_SIZE];
 	memset(hdr, 0, sizeof hdr);
 	memcpy(hdr + TK_H_MAGIC, TK_IDX_MAGIC, 8);
 	tk_put32(hdr + TK_H_VERSION, TK_INDEX_FORMAT_VERSION);
-	tk_put32(hdr + TK_H_FLAGS, (opts->big_endian ? TK_HF_BIG_ENDIAN : 0) |
-				   (opts->implicit_thumb ? TK_HF_IMPLICIT_THUMB : 0));
+	tk_put32(hdr + TK_H_FLAGS, (si.big_endian ? TK_HF_BIG_ENDIAN : 0) |
+				   (b->func_steps ? TK_HF_FUNC_STEPS : 0));
+	tk_put32(hdr + TK_H_CAPS, si.caps);
+	tk_put32(hdr + TK_H_TIME_UNIT, si.time_unit);
+	tk_put32(hdr + TK_H_ISA, si.isa);
+	tk_put64(hdr + TK_H_FINGERPRINT, fingerprint);
 	if (have_st) {
 		tk_put64(hdr + TK_H_TRACE_SIZE, (uint64_t)st.st_size);
 		tk_put64(hdr + TK_H_TRACE_MTIME, (uint64_t)st.st_mtim.tv_sec * 1000000000ull +

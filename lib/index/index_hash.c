@@ -8,6 +8,12 @@
  * computed in pieces (tk_hasher), which lets the writer read the file back
  * through a small buffer and the reader release pages as it goes.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "index_impl.h"
 
 #define P1 0x9e3779b185ebca87ull
@@ -83,4 +89,59 @@ uint64_t tk_idx_hash(const uint8_t *p, size_t n)
 	tk_hasher_init(&h);
 	tk_hasher_update(&h, p, n);
 	return tk_hasher_final(&h);
+}
+
+/* ---- the trace's fingerprint ---- */
+
+#define FP_SPAN (64u << 10)
+
+/* Read up to n bytes at off; returns bytes read or -1. */
+static ssize_t read_at(int fd, uint8_t *buf, size_t n, off_t off)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = pread(fd, buf + got, n - got, off + (off_t)got);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+int tk_idx_fingerprint(const char *trace_path, uint64_t *out)
+{
+	int fd = open(trace_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return TK_ERR_OPEN;
+	struct stat st;
+	uint8_t *buf = malloc(FP_SPAN);
+	int rc = 0;
+	if (!buf) {
+		rc = TK_ERR_NOMEM;
+	} else if (fstat(fd, &st) != 0) {
+		rc = TK_ERR_IO;
+	} else {
+		tk_hasher h;
+		tk_hasher_init(&h);
+		uint8_t size[8];
+		tk_put64(size, (uint64_t)st.st_size);
+		tk_hasher_update(&h, size, sizeof size);
+		off_t tail = st.st_size > (off_t)FP_SPAN ? st.st_size - (off_t)FP_SPAN : 0;
+		ssize_t k = read_at(fd, buf, FP_SPAN, 0);
+		if (k >= 0)
+			tk_hasher_update(&h, buf, (size_t)k);
+		if (k >= 0 && tail > 0 && (k = read_at(fd, buf, FP_SPAN, tail)) >= 0)
+			tk_hasher_update(&h, buf, (size_t)k);
+		if (k < 0)
+			rc = TK_ERR_IO;
+		*out = tk_hasher_final(&h);
+	}
+	free(buf);
+	close(fd);
+	return rc;
 }

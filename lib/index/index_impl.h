@@ -51,12 +51,17 @@ enum {
 	TK_H_PAGE_EVENTS = 152,	/* u32: M */
 	TK_H_NREGS = 156,	/* u32: TK_REG_COUNT when built */
 	TK_H_TRACE_CTIME = 160,	/* u64: status change time of the trace, ns (v2) */
+	TK_H_CAPS = 168,	/* u32: the source's TK_CAP_* (v3) */
+	TK_H_TIME_UNIT = 172,	/* u32: tk_time_unit (v3) */
+	TK_H_ISA = 176,		/* u32: the source's main tk_isa (v3) */
+	TK_H_FINGERPRINT = 184,	/* u64: hash of the trace's first and last 64 KiB (v3) */
 };
 
 enum {
 	TK_HF_BIG_ENDIAN = 1u << 0,
-	TK_HF_IMPLICIT_THUMB = 1u << 1,
+	TK_HF_RESERVED1 = 1u << 1,	/* v2: --implicit-thumb (now in SOURCE) */
 	TK_HF_COMPLETE = 1u << 2,
+	TK_HF_FUNC_STEPS = 1u << 3,	/* positions are function events */
 };
 
 /* Section ids. */
@@ -69,7 +74,8 @@ enum {
 	TK_SEC_PAGEHDR = 6,	/* TK_PAGE_SIZE bytes per page */
 	TK_SEC_CHUNKDIR = 7,	/* TK_CHUNK_ENTRY bytes per chunk */
 	TK_SEC_CALLS = 8,	/* the call tree */
-	TK_SEC_COUNT_ = 9
+	TK_SEC_SOURCE = 9,	/* format, NUL, options, NUL, context name (v3) */
+	TK_SEC_COUNT_ = 10
 };
 
 /* Instructions per block (register checkpoint interval). */
@@ -128,7 +134,19 @@ enum {
 	TK_PF_ISA_MASK = 0x07,
 	TK_PF_EXECUTED = 0x08,
 	TK_PF_WIDTH_SHIFT = 4,	/* 2 bits: 0 none, 1 = 2, 2 = 4, 3 = a byte follows */
-	TK_PF_ENCODING = 0x40,
+	TK_PF_ENCODING = 0x40,	/* the encoding follows, as a varint (width bytes) */
+	TK_PF_EXT = 0x80,	/* an extension byte follows (TK_PX_*) */
+};
+
+/* Position record extension byte (v3). */
+enum {
+	TK_PX_KIND_MASK = 0x03,	/* step: 0 instruction, 1 call event, 2 return event */
+	TK_PX_CONTEXT = 0x04,	/* the context (varint) follows: it differs from the
+				 * previous record's (0 before a block's first) */
+	TK_PX_BRANCH_SHIFT = 3,	/* 3 bits: tk_branch */
+	TK_PX_BRANCH_MASK = 0x38,
+	TK_PX_RAWBYTES = 0x40,	/* instead of the varint: a count byte and the
+				 * encoding's bytes (tk_insn.bytes) */
 };
 
 /* Register log record flags. */
@@ -256,6 +274,9 @@ struct tk_index {
 	uint64_t semihost;
 	uint64_t regseen[3];
 	uint32_t block_insns;
+	uint32_t caps, time_unit, isa;
+	uint64_t fingerprint;
+	char *format, *options, *context_name;	/* from SOURCE */
 
 	const uint8_t *blocks;
 	uint64_t blocks_len;
@@ -279,10 +300,17 @@ int tk_idx_load_fd(int fd, const char *path, tk_index **out);
 /* One decoded position record. */
 typedef struct tk_posrec {
 	uint64_t line, offset, time, pc;
-	uint32_t encoding;
-	uint8_t isa, width;
-	bool executed, has_encoding;
+	uint32_t context;
+	uint8_t isa, width, kind, branch, nbytes;
+	bool executed;
+	uint8_t bytes[TK_INSN_MAX_BYTES];
 } tk_posrec;
+
+/* The step kind of a position record: TK_EV_INSN, TK_EV_CALL, TK_EV_RETURN. */
+static inline tk_event_kind tk_posrec_kind(const tk_posrec *p)
+{
+	return p->kind == 1 ? TK_EV_CALL : p->kind == 2 ? TK_EV_RETURN : TK_EV_INSN;
+}
 
 /* Decode the position records of block b into recs (up to
  * TK_BLOCK_INSNS).  Returns the count, or TK_ERR_CORRUPT. */
@@ -368,6 +396,10 @@ static inline uint64_t tk_mask_range(unsigned off, unsigned len)
 {
 	return len >= 64 ? ~0ull : ((1ull << len) - 1) << off;
 }
+
+/* The trace's content fingerprint: a hash of its size and of its first and
+ * last 64 KiB (index_hash.c).  Errors: TK_ERR_OPEN, TK_ERR_IO. */
+int tk_idx_fingerprint(const char *trace_path, uint64_t *out);
 
 /* The call tree section (index_calls.c). */
 int tk_idx_calls_decode(tk_index *idx, const uint8_t *p, uint64_t len);

@@ -5,9 +5,10 @@
  * Decide whether the index file can be reused, explain the decision through
  * the log callback, build it if needed, and open it.  An index is reused
  * when it passes every check of tk_index_load (magic, version, checksums,
- * complete), was built with the same trace-interpretation options, and the
- * trace has not changed since (same size, modification time and status
- * change time, to the nanosecond, as recorded in the index).
+ * complete), was built from the same trace format with the same options
+ * that change its events, and the trace has not changed since (same size,
+ * modification time and status change time, to the nanosecond, and the
+ * same content fingerprint, as recorded in the index).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,7 +18,6 @@
 #include <sys/stat.h>
 
 #include "index_build.h"
-#include "tracekit/tarmac.h"
 
 static void say(const tk_index_opts *o, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -44,14 +44,55 @@ static uint64_t ctime_ns(const struct stat *st)
 	return (uint64_t)st->st_ctim.tv_sec * 1000000000ull + (uint64_t)st->st_ctim.tv_nsec;
 }
 
+/* What the trace would be read as now: its format and options key. */
+typedef struct source_key {
+	const tk_source_format *format;
+	char *options;
+} source_key;
+
+static int current_key(const char *trace_path, const tk_index_opts *o, source_key *k)
+{
+	const tk_source_spec *spec = o->source;
+	k->format = NULL;
+	k->options = NULL;
+	int rc = 0;
+	if (spec && spec->format)
+		k->format = tk_source_format_find(spec->format);
+	else
+		rc = tk_source_detect(trace_path, NULL, &k->format);
+	if (rc < 0 || !k->format)
+		return rc < 0 ? rc : TK_ERR_FORMAT;
+	return tk_source_options_key(k->format, spec, &k->options);
+}
+
+/* "--bi --implicit-thumb" for "bi,implicit-thumb"; "no options" for "". */
+static const char *options_text(const char *key, char *buf, size_t size)
+{
+	if (!*key)
+		return "no options";
+	size_t n = 0;
+	for (const char *p = key; *p && n + 4 < size;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		int k = snprintf(buf + n, size - n, "%s--%.*s", n ? " " : "", (int)len, p);
+		if (k < 0)
+			break;
+		n += (size_t)k;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return buf;
+}
+
 /* Why an opened index does not describe the trace as it is now, or NULL. */
-static const char *stale_reason(const tk_index *idx, const struct stat *trace,
-				const char *index_path, const tk_index_opts *o)
+static const char *stale_reason(const tk_index *idx, const char *trace_path,
+				const struct stat *trace, const source_key *key, char *buf,
+				size_t size)
 {
 	/* The recorded size and time, not the index file's own time: a trace
 	 * with a time in the future (clock skew) must not rebuild forever,
 	 * and a trace put back to an older version must rebuild. */
-	(void)index_path;
 	if ((uint64_t)trace->st_size != idx->trace_size)
 		return "the trace's size differs from when it was indexed";
 	if (mtime_ns(trace) != idx->trace_mtime_ns)
@@ -63,11 +104,23 @@ static const char *stale_reason(const tk_index *idx, const struct stat *trace,
 	 * trace change it too: a needless rebuild, never a wrong answer.) */
 	if (ctime_ns(trace) != idx->trace_ctime_ns)
 		return "the trace was replaced or its status changed since it was indexed";
-	if (!(idx->flags & TK_HF_BIG_ENDIAN) != !o->big_endian)
-		return o->big_endian ? "the index was built little-endian (--li), not --bi"
-				     : "the index was built big-endian (--bi), not --li";
-	if (!(idx->flags & TK_HF_IMPLICIT_THUMB) != !o->implicit_thumb)
-		return "the index was built with other --implicit-thumb setting";
+	/* The same metadata on another file system, or a file system that
+	 * keeps no ctime: the content must match too. */
+	uint64_t fp;
+	if (tk_idx_fingerprint(trace_path, &fp) < 0 || fp != idx->fingerprint)
+		return "the trace's content differs from what was indexed";
+	if (strcmp(key->format->name, idx->format)) {
+		snprintf(buf, size, "the index was built reading the trace as %s, not %s",
+			 idx->format, key->format->name);
+		return buf;
+	}
+	if (strcmp(key->options, idx->options)) {
+		char was[128], now[128];
+		snprintf(buf, size, "the index was built with %s, not %s",
+			 options_text(idx->options, was, sizeof was),
+			 options_text(key->options, now, sizeof now));
+		return buf;
+	}
 	return NULL;
 }
 
@@ -95,16 +148,16 @@ static void locked_diag(void *ctx, const tk_diag *d)
 static int build(const char *trace_path, const char *index_path, const tk_index_opts *o,
 		 tk_index **out)
 {
-	tk_tarmac_opts to;
-	tk_tarmac_opts_init(&to);
-	to.implicit_thumb = o->implicit_thumb;
-	to.big_endian = o->big_endian;
-	if (o->diag) {
-		to.diag = locked_diag;
-		to.diag_ctx = (void *)o;
-	}
+	tk_source_spec spec;
+	if (o->source)
+		memcpy(&spec, o->source, o->source->size < sizeof spec ? o->source->size : sizeof spec);
+	else
+		tk_source_spec_init(&spec);
+	spec.size = sizeof spec;
+	spec.diag = o->diag ? locked_diag : NULL;
+	spec.diag_ctx = (void *)o;
 	tk_source *src;
-	int err = tk_tarmac_open(trace_path, &to, &src);
+	int err = tk_source_open(trace_path, &spec, &src);
 	if (err)
 		return err;
 	tk_ixw *w;
@@ -161,6 +214,8 @@ int tk_index_open(const char *trace_path, const tk_index_opts *opts, tk_index **
 
 	int err;
 	tk_index *idx = NULL;
+	source_key key = {0};
+	char why_buf[256];
 	if (opts->mode == TK_INDEX_FORCE) {
 		say(opts, TK_INDEX_LOG_DECISION, "building index %s: --force-index given", path);
 		goto rebuild;
@@ -182,22 +237,23 @@ int tk_index_open(const char *trace_path, const tk_index_opts *opts, tk_index **
 		say(opts, TK_INDEX_LOG_DECISION, "building index %s: %s", path, load_error(err));
 		goto rebuild;
 	}
-	const char *why = stale_reason(idx, &st, path, opts);
+	if ((err = current_key(trace_path, opts, &key)) < 0)
+		goto done;
+	const char *why = stale_reason(idx, trace_path, &st, &key, why_buf, sizeof why_buf);
 	if (!why) {
 		say(opts, TK_INDEX_LOG_DECISION, "reusing index %s: it is up to date", path);
 		*out = idx;
 		err = TK_INDEX_REUSED;
 		goto done;
 	}
-	if (opts->mode == TK_INDEX_NEVER) {
-		say(opts, TK_INDEX_LOG_DECISION, "using index %s although %s: --no-index given",
-		    path, why);
-		*out = idx;
-		err = TK_INDEX_REUSED;
-		goto done;
-	}
 	tk_index_free(idx);
 	idx = NULL;
+	if (opts->mode == TK_INDEX_NEVER) {
+		say(opts, TK_INDEX_LOG_DECISION, "not using index %s: %s (and --no-index given)",
+		    path, why);
+		err = TK_ERR_STALE;
+		goto done;
+	}
 	if (opts->mode == TK_INDEX_IF_VALID) {
 		say(opts, TK_INDEX_LOG_DECISION, "not using index %s: %s", path, why);
 		err = TK_ERR_NOTFOUND;
@@ -211,6 +267,7 @@ rebuild:
 		err = TK_INDEX_BUILT;
 	}
 done:
+	free(key.options);
 	free(def);
 	return err;
 }

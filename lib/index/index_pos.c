@@ -6,6 +6,8 @@
  * block's position records (at most TK_BLOCK_INSNS, delta-coded) are
  * decoded.
  */
+#include <string.h>
+
 #include "index_impl.h"
 
 int tk_idx_block_positions(const tk_index *idx, uint64_t b, tk_posrec *recs)
@@ -16,6 +18,7 @@ int tk_idx_block_positions(const tk_index *idx, uint64_t b, tk_posrec *recs)
 	r.end = r.p + tk_get32(d + TK_DIR_POSLEN);
 	uint64_t line = tk_get64(d + TK_DIR_LINE), off = tk_get64(d + TK_DIR_OFFSET);
 	uint64_t time = tk_get64(d + TK_DIR_TIME), pc = 0;
+	uint32_t context = 0;
 	if (n > TK_BLOCK_INSNS)
 		return TK_ERR_CORRUPT;
 	for (uint32_t i = 0; i < n; i++) {
@@ -24,8 +27,13 @@ int tk_idx_block_positions(const tk_index *idx, uint64_t b, tk_posrec *recs)
 		unsigned wcode = (f >> TK_PF_WIDTH_SHIFT) & 3;
 		p->isa = f & TK_PF_ISA_MASK;
 		p->executed = f & TK_PF_EXECUTED;
-		p->has_encoding = f & TK_PF_ENCODING;
 		p->width = wcode == 0 ? 0 : wcode == 1 ? 2 : wcode == 2 ? 4 : tk_rdb(&r);
+		uint8_t x = f & TK_PF_EXT ? tk_rdb(&r) : 0;
+		p->kind = x & TK_PX_KIND_MASK;
+		p->branch = (x & TK_PX_BRANCH_MASK) >> TK_PX_BRANCH_SHIFT;
+		if (x & TK_PX_CONTEXT)
+			context = (uint32_t)tk_rdv(&r);
+		p->context = context;
 		line += tk_rdv(&r);
 		off += tk_rdv(&r);
 		time += (uint64_t)tk_unzigzag(tk_rdv(&r));
@@ -34,7 +42,21 @@ int tk_idx_block_positions(const tk_index *idx, uint64_t b, tk_posrec *recs)
 		p->offset = off;
 		p->time = time;
 		p->pc = pc;
-		p->encoding = p->has_encoding ? (uint32_t)tk_rdv(&r) : 0;
+		p->nbytes = 0;
+		if (x & TK_PX_RAWBYTES) {
+			unsigned nb = tk_rdb(&r);
+			const uint8_t *b = tk_rdn(&r, nb);
+			if (nb > TK_INSN_MAX_BYTES || !b)
+				return TK_ERR_CORRUPT;
+			memcpy(p->bytes, b, nb);
+			p->nbytes = (uint8_t)nb;
+		} else if (f & TK_PF_ENCODING) {
+			tk_insn in = {.isa = (tk_isa)p->isa};
+			unsigned nb = p->width <= 8 ? p->width : 8;
+			tk_insn_set_encoding(&in, tk_rdv(&r), nb);
+			memcpy(p->bytes, in.bytes, nb);
+			p->nbytes = in.nbytes;
+		}
 	}
 	return r.err ? TK_ERR_CORRUPT : (int)n;
 }
@@ -59,7 +81,14 @@ int tk_index_get_pos(const tk_index *idx, uint64_t pos, tk_index_pos *out)
 	out->isa = (tk_isa)p->isa;
 	out->width = p->width;
 	out->executed = p->executed;
-	out->encoding = p->encoding;
+	out->kind = tk_posrec_kind(p);
+	out->context = p->context;
+	out->branch = (tk_branch)p->branch;
+	out->nbytes = p->nbytes;
+	memcpy(out->bytes, p->bytes, sizeof out->bytes);
+	tk_insn in = {.isa = out->isa, .nbytes = p->nbytes};
+	memcpy(in.bytes, p->bytes, sizeof in.bytes);
+	out->encoding = tk_insn_encoding(&in);
 	out->first_line = pos ? p->line : 1;
 	out->first_offset = pos ? p->offset : 0;
 	if (i + 1 < (unsigned)n) {

@@ -5,27 +5,28 @@
  * runs them side by side: a reader thread pulls events from the source and
  * copies them into batches (events plus the bytes they point to); the
  * builder takes full batches in order.  A few batches in flight bound the
- * memory.  Text events lose their text, and instructions their mode and
- * disassembly strings: the builder and the call detector use neither.
+ * memory.  Events are copied with TK_COPY_DATA_ONLY: the builder and the
+ * call detector read no text.
  *
  * The source's diagnostic callback runs on the reader thread; the index
  * library serialises it with its own callbacks (tk_idx_cb_lock).
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "index_build.h"
 
 #define BATCH_EVENTS 4096
-#define BATCH_ARENA (BATCH_EVENTS * 48)
+#define BATCH_ARENA (BATCH_EVENTS * (sizeof(tk_event) + 64))
 #define NBATCH 4
 
 pthread_mutex_t tk_idx_cb_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef struct batch {
-	tk_event ev[BATCH_EVENTS];
-	uint8_t arena[BATCH_ARENA];
+	tk_event *ev[BATCH_EVENTS];	/* copies, in the arena */
+	_Alignas(max_align_t) uint8_t arena[BATCH_ARENA];
 	size_t nev, used;
 	int status;		/* 0, or the source's error / end (in the last) */
 	bool last;
@@ -46,63 +47,17 @@ struct tk_prefetch {
 	uint64_t size, pos;
 };
 
-/* Copy n bytes into the batch's arena; NULL if it is full. */
-static const uint8_t *keep(batch *b, const uint8_t *p, size_t n)
-{
-	if (!p || !n)
-		return p;
-	if (BATCH_ARENA - b->used < n)
-		return NULL;
-	uint8_t *d = b->arena + b->used;
-	memcpy(d, p, n);
-	b->used += n;
-	return d;
-}
-
 /* Copy ev into b; false if it does not fit (b is then unchanged). */
 static bool add(batch *b, const tk_event *ev)
 {
 	if (b->nev == BATCH_EVENTS)
 		return false;
-	size_t used = b->used;
-	tk_event *e = &b->ev[b->nev];
-	*e = *ev;
-	bool ok = true;
-	switch (ev->kind) {
-	case TK_EV_INSN:
-		e->u.insn.mode = "";
-		e->u.insn.mode_len = 0;
-		e->u.insn.disasm = "";
-		e->u.insn.disasm_len = 0;
-		break;
-	case TK_EV_REG:
-		e->u.reg.name = "";
-		e->u.reg.name_len = 0;
-		ok = (e->u.reg.value = keep(b, ev->u.reg.value, ev->u.reg.view.len)) &&
-		     (e->u.reg.state = keep(b, ev->u.reg.state, ev->u.reg.view.len));
-		break;
-	case TK_EV_MEM:
-		ok = (e->u.mem.bytes = keep(b, ev->u.mem.bytes, ev->u.mem.size)) &&
-		     (e->u.mem.state = keep(b, ev->u.mem.state, ev->u.mem.size));
-		break;
-	case TK_EV_TEXT:
-		e->u.text.kind = "";
-		e->u.text.kind_len = 0;
-		e->u.text.text = "";
-		e->u.text.len = 0;
-		break;
-	case TK_EV_CALL:
-	case TK_EV_RETURN:
-		if (ev->u.func.name)
-			ok = (e->u.func.name = (const char *)keep(b, (const uint8_t *)ev->u.func.name,
-								  ev->u.func.name_len));
-		break;
-	}
-	if (!ok) {
-		b->used = used;
+	size_t at = (b->used + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
+	size_t need = tk_event_copy_size(ev, TK_COPY_DATA_ONLY);
+	if (at > BATCH_ARENA || BATCH_ARENA - at < need)
 		return false;
-	}
-	b->nev++;
+	b->ev[b->nev++] = tk_event_copy_into(ev, TK_COPY_DATA_ONLY, b->arena + at, need);
+	b->used = at + need;
 	return true;
 }
 
@@ -184,7 +139,7 @@ int tk_prefetch_next(tk_prefetch *p, tk_event *ev)
 		if (p->reading) {
 			batch *b = p->b[p->rd];
 			if (p->ri < b->nev) {
-				*ev = b->ev[p->ri++];
+				*ev = *b->ev[p->ri++];
 				return 1;
 			}
 			if (b->last)

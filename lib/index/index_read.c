@@ -151,8 +151,23 @@ static int check(tk_index *idx)
 		if (off > idx->memdata_len || l > idx->memdata_len - off)
 			return TK_ERR_CORRUPT;
 	}
+	idx->caps = tk_get32(h + TK_H_CAPS);
+	idx->time_unit = tk_get32(h + TK_H_TIME_UNIT);
+	idx->isa = tk_get32(h + TK_H_ISA);
+	idx->fingerprint = tk_get64(h + TK_H_FINGERPRINT);
 	idx->trace_path = dup_n(sec[TK_SEC_TRACEPATH], len[TK_SEC_TRACEPATH]);
 	if (!idx->trace_path)
+		return TK_ERR_NOMEM;
+	/* format NUL options NUL context-name */
+	const char *sp = (const char *)sec[TK_SEC_SOURCE], *se = sp + len[TK_SEC_SOURCE];
+	const char *z1 = memchr(sp, 0, (size_t)(se - sp));
+	const char *z2 = z1 ? memchr(z1 + 1, 0, (size_t)(se - z1 - 1)) : NULL;
+	if (!z2)
+		return TK_ERR_CORRUPT;
+	idx->format = dup_n(sp, (size_t)(z1 - sp));
+	idx->options = dup_n(z1 + 1, (size_t)(z2 - z1 - 1));
+	idx->context_name = dup_n(z2 + 1, (size_t)(se - z2 - 1));
+	if (!idx->format || !idx->options || !idx->context_name)
 		return TK_ERR_NOMEM;
 	return tk_idx_calls_decode(idx, sec[TK_SEC_CALLS], len[TK_SEC_CALLS]);
 }
@@ -220,6 +235,9 @@ void tk_index_free(tk_index *idx)
 	free(idx->tree.calls);
 	free(idx->callpos);
 	free(idx->trace_path);
+	free(idx->format);
+	free(idx->options);
+	free(idx->context_name);
 	free(idx->path);
 	free(idx);
 }
@@ -266,7 +284,14 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info)
 	info->semihosting_calls = idx->semihost;
 	info->build_ms = idx->build_ms;
 	info->big_endian = idx->flags & TK_HF_BIG_ENDIAN;
-	info->implicit_thumb = idx->flags & TK_HF_IMPLICIT_THUMB;
+	info->format = idx->format;
+	info->options = idx->options;
+	info->context_name = idx->context_name;
+	info->caps = idx->caps;
+	info->time_unit = (tk_time_unit)idx->time_unit;
+	info->isa = (tk_isa)idx->isa;
+	info->func_steps = idx->flags & TK_HF_FUNC_STEPS;
+	info->contexts = idx->tree.nroots;
 	return 0;
 }
 

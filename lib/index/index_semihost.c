@@ -23,9 +23,9 @@ enum {
 
 bool tk_semihost_is_trap(const tk_insn *insn)
 {
-	if (!insn->has_encoding || !insn->executed)
+	if (!insn->nbytes || !insn->executed)
 		return false;
-	uint32_t e = insn->encoding;
+	uint64_t e = tk_insn_encoding(insn);
 	switch (insn->isa) {
 	case TK_ISA_A32:
 		return (e & 0x0fffffff) == 0x0f123456 || (e & 0x0fffffff) == 0x010f0070;

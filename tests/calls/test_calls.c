@@ -10,15 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../check.h"
 #include "tracekit/calls.h"
 #include "tracekit/error.h"
-
-static int passed, failed;
-
-#define CHECK(cond) do { if (cond) passed++; else { failed++; \
-	fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond); } } while (0)
-#define CHECK_STR(got, want) do { if (!strcmp((got), (want))) passed++; else { failed++; \
-	fprintf(stderr, "%s:%d: FAILED:\n  got  %s\n  want %s\n", __FILE__, __LINE__, (got), (want)); } } while (0)
 
 /* ---- a synthetic trace ---------------------------------------------------- */
 
@@ -27,12 +21,15 @@ struct sim {
 	tk_isa isa;
 	uint64_t time, line;
 	bool time_frozen;
+	bool debug_off;		/* collect no explanations (big tests) */
 	char debug[1 << 16];
 };
 
 static void on_debug(void *ctx, const char *msg)
 {
 	struct sim *s = ctx;
+	if (s->debug_off)
+		return;
 	size_t n = strlen(s->debug);
 	if (n + strlen(msg) + 2 > sizeof s->debug)
 		n = s->debug[0] = 0;	/* keep the latest messages */
@@ -137,12 +134,23 @@ static const char *finish(struct sim *s, tk_calltree **keep)
 		abort();
 	tk_calls_free(s->calls);
 	tree_buf[0] = 0;
-	if (t->count)
-		tree_str_at(t, 0, tree_buf, sizeof tree_buf);
+	/* every root (one per context), space-separated */
+	for (uint32_t r = 0; r < t->count && r != TK_CALL_NONE; r = t->calls[r].next_sibling) {
+		if (r) {
+			size_t n = strlen(tree_buf);
+			snprintf(tree_buf + n, sizeof tree_buf - n, " ");
+		}
+		CHECK(t->calls[r].parent == TK_CALL_NONE && t->calls[r].depth == 0 &&
+		      (t->calls[r].flags & TK_CALL_ROOT));
+		tree_str_at(t, r, tree_buf, sizeof tree_buf);
+	}
 	/* preorder numbering, parents, depths, time order of siblings */
 	for (uint32_t i = 1; i < t->count; i++) {
 		const tk_call *c = &t->calls[i];
+		if (c->parent == TK_CALL_NONE)
+			continue;	/* another context's root */
 		CHECK(c->parent < i);
+		CHECK(c->context == t->calls[c->parent].context);
 		CHECK(c->depth == t->calls[c->parent].depth + 1);
 		/* (function-level events: call = entry, exit = resume) */
 		CHECK(c->call.line <= c->entry.line && c->entry.line <= c->exit.line &&
@@ -186,7 +194,7 @@ static void test_a32_nested(void)
 	CHECK(f->call.offset == 300 && f->call.time == 20);
 	const tk_call *root = &t->calls[0];
 	CHECK(root->entry.pc == 0x8000 && root->exit.pc == 0x800c);
-	CHECK(root->entry.insn == 0 && root->exit.insn == 9);
+	CHECK(root->entry.pos == 0 && root->exit.pos == 9);
 	CHECK(t->calls[2].exit.pc == 0xa008 && t->calls[2].resume.pc == 0x9008);
 	tk_calltree_free(t);
 }
@@ -539,9 +547,177 @@ static void test_func_events(void)
 	ev.kind = TK_EV_CALL;
 	feed(&s, &ev);
 	ev.kind = TK_EV_RETURN;
-	ev.u.func.addr = 0x100;		/* drops 0x300, confirms 0x100 */
+	ev.u.func.addr = 0x100;		/* closes 0x300 (it never returned), then 0x100 */
 	feed(&s, &ev);
-	CHECK_STR(finish(&s, NULL), "(100 (100 (200)))");
+	tk_calltree *t;
+	CHECK_STR(finish(&s, &t), "(100 (100 (200) (300)))");
+	CHECK(t->count == 4 && (t->calls[3].flags & TK_CALL_UNWOUND) &&
+	      !(t->calls[1].flags & TK_CALL_UNWOUND) && (t->calls[1].flags & TK_CALL_FIRM));
+	CHECK_EQ(t->calls[3].exit.line, t->calls[1].exit.line);
+	tk_calltree_free(t);
+}
+
+/* A function event of context ctx at time t. */
+static void func(struct sim *s, tk_event_kind kind, uint32_t ctx, uint64_t addr)
+{
+	tk_event ev = {.kind = kind, .context = ctx};
+	ev.u.func.addr = addr;
+	s->time += 10;
+	feed(s, &ev);
+}
+
+/* "CALL main, CALL f, RET f, CALL g": main and g never return.  Both are
+ * closed at the end with their callees; the root spans the whole trace. */
+static void test_func_unreturned(void)
+{
+	struct sim s;
+	sim_init(&s, TK_ISA_UNKNOWN, NULL);
+	func(&s, TK_EV_CALL, 0, 0x100);
+	func(&s, TK_EV_CALL, 0, 0x200);
+	func(&s, TK_EV_RETURN, 0, 0x200);
+	func(&s, TK_EV_CALL, 0, 0x300);
+	tk_calltree *t;
+	CHECK_STR(finish(&s, &t), "(100 (100 (200) (300)))");
+	CHECK_EQ(t->count, 4);
+	CHECK_EQ(t->nroots, 1);
+	/* the root: the first step to the last, in trace time and steps */
+	CHECK_EQ(t->calls[0].entry.time, 10);
+	CHECK_EQ(t->calls[0].exit.time, 40);
+	CHECK_EQ(t->calls[0].entry.pos, 0);
+	CHECK_EQ(t->calls[0].exit.pos, 3);
+	CHECK((t->calls[1].flags & TK_CALL_UNRETURNED) && (t->calls[3].flags & TK_CALL_UNRETURNED));
+	CHECK(!(t->calls[2].flags & TK_CALL_UNRETURNED));
+	CHECK_EQ(t->calls[1].exit.time, 40);
+	CHECK_EQ(t->calls[3].exit.pos, 3);
+	tk_calltree_free(t);
+}
+
+/* Several contexts: one stack and one root each, in order of appearance;
+ * a return in one context never closes a call of another. */
+static void test_func_contexts(void)
+{
+	struct sim s;
+	sim_init(&s, TK_ISA_UNKNOWN, NULL);
+	func(&s, TK_EV_CALL, 7, 0x100);
+	func(&s, TK_EV_CALL, 3, 0x500);
+	func(&s, TK_EV_CALL, 7, 0x200);
+	func(&s, TK_EV_RETURN, 3, 0x200);	/* no 0x200 open in context 3 */
+	func(&s, TK_EV_CALL, 3, 0x600);
+	func(&s, TK_EV_RETURN, 7, 0x200);
+	func(&s, TK_EV_RETURN, 3, 0x600);
+	func(&s, TK_EV_RETURN, 3, 0x500);
+	tk_calltree *t;
+	CHECK_STR(finish(&s, &t), "(100 (100 (200))) (500 (500 (600)))");
+	CHECK_EQ(t->nroots, 2);
+	CHECK_EQ(t->calls[0].context, 7);
+	CHECK_EQ(t->calls[3].context, 3);
+	/* each root spans its own context */
+	CHECK_EQ(t->calls[0].entry.time, 10);
+	CHECK_EQ(t->calls[0].exit.time, 60);
+	CHECK_EQ(t->calls[3].entry.time, 20);
+	CHECK_EQ(t->calls[3].exit.time, 80);
+	CHECK(tk_calltree_keep_context(t, 3) == 0);
+	CHECK_EQ(t->count, 3);
+	CHECK_EQ(t->calls[0].context, 3);
+	CHECK(t->calls[1].parent == 0 && t->calls[2].parent == 1);
+	CHECK(tk_calltree_keep_context(t, 7) == TK_ERR_NOTFOUND);
+	tk_calltree_free(t);
+}
+
+/* A million nested calls that all return: no recursion anywhere, exact. */
+static void test_func_deep(void)
+{
+	enum { DEPTH = 1000000 };
+	struct sim s;
+	sim_init(&s, TK_ISA_UNKNOWN, NULL);
+	s.debug_off = true;
+	for (int i = 0; i < DEPTH; i++)
+		func(&s, TK_EV_CALL, 0, 0x1000);
+	for (int i = 0; i < DEPTH; i++)
+		func(&s, TK_EV_RETURN, 0, 0x1000);
+	tk_calltree *t;
+	if (tk_calls_finish(s.calls, &t) < 0)
+		abort();
+	tk_calls_free(s.calls);
+	CHECK_EQ(t->count, DEPTH + 1);
+	CHECK_EQ(t->calls[DEPTH].depth, DEPTH);
+	CHECK_EQ(t->calls[1].entry.pos, 0);
+	CHECK_EQ(t->calls[1].exit.pos, 2 * DEPTH - 1);
+	CHECK_EQ(t->calls[DEPTH].entry.pos, DEPTH - 1);
+	CHECK_EQ(t->calls[DEPTH].exit.pos, DEPTH);
+	bool unreturned = false;
+	for (uint32_t i = 1; i < t->count; i++)
+		unreturned |= (t->calls[i].flags & TK_CALL_UNRETURNED) != 0;
+	CHECK(!unreturned);
+	tk_calltree_free(t);
+
+	/* and through the call-stack profile (merging forests) */
+	tk_calls_sink sink;
+	tk_callstacks *cs;
+	CHECK(tk_callstacks_new(&cs, &sink) == 0);
+	sim_init(&s, TK_ISA_UNKNOWN, &sink);
+	s.debug_off = true;
+	for (int rep = 0; rep < 2; rep++) {
+		for (int i = 0; i < DEPTH; i++)
+			func(&s, TK_EV_CALL, 0, 0x1000);
+		for (int i = 0; i < DEPTH; i++)
+			func(&s, TK_EV_RETURN, 0, 0x1000);
+	}
+	if (tk_calls_finish(s.calls, NULL) < 0)
+		abort();
+	tk_calls_free(s.calls);
+	uint32_t n, root;
+	const tk_stack_frame *f = tk_callstacks_frames(cs, &n, &root);
+	uint32_t depth = 0, fr = root;
+	bool twice = true;
+	while (f[fr].first_child != TK_CALL_NONE) {
+		fr = f[fr].first_child;
+		twice &= f[fr].calls == 2 && f[fr].next_sibling == TK_CALL_NONE;
+		depth++;
+	}
+	CHECK_EQ(depth, DEPTH);
+	CHECK(twice);
+	tk_callstacks_free(cs);
+}
+
+/* No call and no return is inferred across a gap. */
+static void test_gap(void)
+{
+	struct sim s;
+	sim_init(&s, TK_ISA_X86_64, NULL);
+	insn_br(&s, 0x400000, true, TK_BR_CALL);	/* call, then a gap */
+	tk_event gap = {.kind = TK_EV_GAP};
+	gap.u.gap.kind = TK_GAP_OVERFLOW;
+	feed(&s, &gap);
+	insn_br(&s, 0x401000, true, TK_BR_CALL);	/* not the callee: no frame */
+	insn_br(&s, 0x402000, true, TK_BR_RETURN);
+	insn_br(&s, 0x401004, true, TK_BR_NONE);	/* returns from 0x402000 */
+	insn_br(&s, 0x401008, true, TK_BR_RETURN);	/* a gap before its target */
+	feed(&s, &gap);
+	insn_br(&s, 0x400005, true, TK_BR_NONE);
+	CHECK_STR(finish(&s, NULL), "(400000 (402000))");
+}
+
+/* Known branches: a return to an outer frame's return address (longjmp)
+ * closes the frames above it there. */
+static void test_branch_longjmp(void)
+{
+	struct sim s;
+	sim_init(&s, TK_ISA_X86_64, NULL);
+	insn_br(&s, 0x400000, true, TK_BR_CALL);	/* main calls a */
+	insn_br(&s, 0x410000, true, TK_BR_CALL);	/* a calls b */
+	insn_br(&s, 0x420000, true, TK_BR_CALL);	/* b calls c */
+	insn_br(&s, 0x430000, true, TK_BR_NONE);
+	insn_br(&s, 0x430004, true, TK_BR_RETURN);	/* c "returns" to main */
+	insn_br(&s, 0x400004, true, TK_BR_CALL);	/* a call to the next insn: */
+	insn_br(&s, 0x400008, true, TK_BR_RETURN);	/* ... no frame; nothing matches */
+	insn_br(&s, 0x500000, true, TK_BR_NONE);
+	tk_calltree *t;
+	CHECK_STR(finish(&s, &t), "(400000 (410000 (420000 (430000))))");
+	CHECK(t->count == 4 && !(t->calls[1].flags & TK_CALL_UNWOUND) &&
+	      (t->calls[2].flags & TK_CALL_UNWOUND) && (t->calls[3].flags & TK_CALL_UNWOUND));
+	CHECK_EQ(t->calls[1].resume.pc, 0x400004);
+	tk_calltree_free(t);
 }
 
 /* A custom sink sees every call, forests joined in time order. */
@@ -736,6 +912,11 @@ int main(void)
 	test_a64_recursion();
 	test_lr_window();
 	test_condition_failed();
+	test_func_unreturned();
+	test_func_contexts();
+	test_func_deep();
+	test_gap();
+	test_branch_longjmp();
 	test_lr_distance();
 	test_thumb();
 	test_children_order();
@@ -748,6 +929,5 @@ int main(void)
 	test_replay();
 	test_w30();
 	test_empty();
-	printf("calls: %d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_report("calls");
 }

@@ -153,11 +153,13 @@ version)
 options)
 	run_v
 	run_v --bi
-	has "rebuilding index trace.tarmac.index: the index was built little-endian (--li), not --bi"
+	has "rebuilding index trace.tarmac.index: the index was built with no options, not --bi"
 	run_v --bi
 	has "reusing"
 	run_v --li
-	has "the index was built big-endian (--bi), not --li"
+	has "the index was built with --bi, not no options"
+	run_v --implicit-thumb --bi
+	has "the index was built with no options, not --bi --implicit-thumb"
 	;;
 no-index)
 	# no index: a command that needs one fails, and says why
@@ -167,11 +169,16 @@ no-index)
 	run_v
 	touch -d "@$(($(date +%s) + 5))" trace.tarmac
 	before=$(mtime $IDX)
+	# a stale index is never trusted: the index command fails, a report
+	# command warns and reads the trace instead
 	run_v --no-index
-	[ $status = 0 ] || bad "--no-index with a stale index failed"
-	has "although the trace was modified since it was indexed: --no-index given"
+	[ $status = 1 ] || bad "--no-index with a stale index succeeded"
+	has "not using index trace.tarmac.index: the trace was modified since it was indexed"
 	[ "$(mtime $IDX)" = "$before" ] || bad "--no-index rebuilt the index"
-	answers
+	"$TK_BIN" calltree --no-index trace.tarmac >calltree.out 2>err.txt || bad "calltree --no-index failed"
+	grep -q "warning: not using index trace.tarmac.index: the trace was modified since it was indexed.*reading the trace instead" err.txt || bad "calltree message: $(cat err.txt)"
+	"$TK_BIN" calltree --no-index --force-index trace.tarmac >/dev/null 2>&1 && bad "--force-index --no-index accepted"
+	"$TK_BIN" calltree trace.tarmac | cmp -s - calltree.out || bad "calltree --no-index gave another tree"
 	echo junk > $IDX
 	run_v --no-index
 	[ $status = 1 ] || bad "--no-index with a corrupt index succeeded"

@@ -50,7 +50,14 @@ static tk_index *open_trace(const char *dir, const char *name, bool big_endian)
 	tk_index_opts o;
 	tk_index_opts_init(&o);
 	o.index_path = ipath;
-	o.big_endian = big_endian;
+	tk_source_spec spec;
+	tk_source_spec_init(&spec);
+	static const tk_source_opt bi = {"bi", ""};
+	if (big_endian) {
+		spec.opts = &bi;
+		spec.nopts = 1;
+	}
+	o.source = &spec;
 	o.mode = TK_INDEX_FORCE;
 	tk_index *idx = NULL;
 	int rc = tk_index_open(path, &o, &idx);
@@ -419,7 +426,7 @@ static void test_quicksort(void)
 		tk_index_call_pos cp;
 		uint32_t at;
 		CHECK(tk_index_get_call_pos(idx, i, &cp) == 0);
-		CHECK(cp.entry == t->calls[i].entry.insn && cp.exit == t->calls[i].exit.insn);
+		CHECK(cp.entry == t->calls[i].entry.pos && cp.exit == t->calls[i].exit.pos);
 		CHECK(cp.call + 1 == cp.entry && cp.resume == cp.exit + 1);
 		CHECK(tk_index_call_at(idx, cp.entry, &at) == 0 && at == i);
 		CHECK(tk_index_call_at(idx, cp.exit, &at) == 0 &&
@@ -619,9 +626,10 @@ static void synth_free(tk_source *s)
 
 static void test_synthetic(void)
 {
-	static const tk_source_ops ops = {"synthetic", synth_next, synth_free};
+	static const tk_source_ops ops = {synth_next, synth_free, NULL};
 	synth *y = calloc(1, sizeof *y);
-	tk_source_init(&y->base, &ops, "synthetic", NULL, NULL);
+	tk_source_init(&y->base, &ops, NULL, "synthetic", NULL);
+	y->base.info.caps = TK_CAP_INSNS | TK_CAP_MEM | TK_CAP_MEM_VALUES;
 	y->n = 3 * 512 + 77;	/* several blocks */
 	char ipath[1024];
 	snprintf(ipath, sizeof ipath, "%s/synthetic.index", workdir);
@@ -732,9 +740,10 @@ static void test_stale(void)
 	 * be taken for an index of the longer trace (12). */
 	copy_file(src, trace);
 	growing *g = calloc(1, sizeof *g);
-	static const tk_source_ops ops = {"growing", growing_next, growing_free};
+	static const tk_source_ops ops = {growing_next, growing_free, NULL};
 	CHECK(tk_tarmac_open(trace, NULL, &g->inner) == 0);
-	tk_source_init(&g->base, &ops, trace, NULL, NULL);
+	tk_source_init(&g->base, &ops, tk_source_format_find("tarmac"), trace, NULL);
+	g->base.info = g->inner->info;
 	CHECK(tk_index_build(&g->base, ipath, NULL) == 0);
 	tk_source_free(&g->base);
 	CHECK(tk_index_load(ipath, &idx) == 0);

@@ -72,8 +72,8 @@ static void insn(const char *line, uint64_t time, uint64_t pc, tk_isa isa, unsig
 	CHECKF(in->pc == pc, "%s: pc %llx", line, (unsigned long long)in->pc);
 	CHECKF(in->isa == isa, "%s: isa %s", line, tk_isa_name(in->isa));
 	CHECKF(in->width == width, "%s: width %u", line, in->width);
-	CHECKF(in->has_encoding == has_enc && (!has_enc || in->encoding == enc), "%s: enc %x", line,
-	       in->encoding);
+	CHECKF((in->nbytes != 0) == has_enc && (!has_enc || tk_insn_encoding(in) == enc),
+	       "%s: enc %llx", line, (unsigned long long)tk_insn_encoding(in));
 	CHECKF(in->executed == executed, "%s: executed %d", line, in->executed);
 	CHECKF(eqs(in->mode, in->mode_len, mode), "%s: mode '%.*s'", line, (int)in->mode_len, in->mode);
 	CHECKF(eqs(in->disasm, in->disasm_len, disasm), "%s: disasm '%.*s'", line,
@@ -162,9 +162,9 @@ static void instructions(void)
 	/* a cpu token */
 	insn("1 clk cpu0 IT (1) 10001848 f64f6000 T thread_s : MOV      r0,#0xfe00",
 	     1, 0x10001848, TK_ISA_T32, 4, true, 0xf64f6000, true, "thread_s", "MOV      r0,#0xfe00");
-	CHECK(EV[0].cpu == 0);
+	CHECK(EV[0].context == 0);
 	parse("7 clk cpu3 IT (7) 1000184c f2c30003 T thread_s : MOVT     r0,#0x3003");
-	CHECK(NEV == 1 && EV[0].cpu == 3);
+	CHECK(NEV == 1 && EV[0].context == 3);
 	/* "(address) encoding" with a "---_-" mode and a tab in the disassembly */
 	insn("    6000000 cs IT (00000000004d6eb8) 54fffea1 O  ---_- :        b.ne\t0x4d6e8c",
 	     6000000, 0x4d6eb8, TK_ISA_A64, 4, true, 0x54fffea1, true, "---_-", "b.ne\t0x4d6e8c");
@@ -225,7 +225,7 @@ static void timestamps(void)
 	parse("100 sec R r0 00000001");
 	CHECK(RC == 0 && NEV == 1 && EV[0].kind == TK_EV_REG && EV[0].time == 100);
 	parse("101 cycles cpu2 MR4 00001000 00000000");
-	CHECK(RC == 0 && NEV == 1 && EV[0].kind == TK_EV_MEM && EV[0].time == 101 && EV[0].cpu == 2);
+	CHECK(RC == 0 && NEV == 1 && EV[0].kind == TK_EV_MEM && EV[0].time == 101 && EV[0].context == 2);
 	text("102 CADI E simulation_stopped", "CADI");
 	text("103 ps SIGNAL: SIGNAL=VIRQ STATE=N", "SIGNAL");
 	parse("42 cyc");	/* a timestamp alone */
@@ -237,11 +237,11 @@ static void timestamps(void)
 	parse("R r0 00000000");
 	CHECK(NEV == 1 && EV[0].time == 42);
 	parse("5 clk cpu1 R r0 00000000");
-	CHECK(NEV == 1 && EV[0].cpu == 1);
+	CHECK(NEV == 1 && EV[0].context == 1);
 	parse("   R r1 00000000");	/* same line group: same cpu */
-	CHECK(NEV == 1 && EV[0].cpu == 1);
+	CHECK(NEV == 1 && EV[0].context == 1);
 	parse("6 clk R r0 00000000");
-	CHECK(NEV == 1 && EV[0].cpu == 0);
+	CHECK(NEV == 1 && EV[0].context == 0);
 	/* a trailing \r (CRLF files) is not part of the line */
 	parse("7 clk IT (7) 00008000 e3a01000 A svc_s : MOV r1,#0\r");
 	CHECK(NEV == 1 && eqs(EV[0].u.insn.disasm, EV[0].u.insn.disasm_len, "MOV r1,#0"));

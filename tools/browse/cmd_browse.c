@@ -66,8 +66,8 @@ static int setup(tkb *b)
 	}
 	tk_tarmac_opts to;
 	tk_tarmac_opts_init(&to);
-	to.implicit_thumb = b->cli->implicit_thumb;
-	to.big_endian = b->cli->endian == 'b';
+	to.implicit_thumb = tk_cli_has_source_opt(b->cli, "implicit-thumb");
+	to.big_endian = tk_cli_big_endian(b->cli);
 	if (tk_tarmac_parser_new(&to, &b->parser)) {
 		tk_cli_error(b->cli, "out of memory");
 		return -1;
@@ -203,7 +203,7 @@ int tk_cmd_browse(int argc, char **argv)
 	tkb b;
 	memset(&b, 0, sizeof b);
 	b.cli = &cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 
 	if (!strcmp(cli.trace, "-")) {
 		tk_cli_error(&cli, "the browser needs a trace file, not standard input");

@@ -1,30 +1,28 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit: the common command-line layer shared by every front end. */
+/* tracekit: the common command-line layer shared by every front end:
+ * options, the ELF image, opening and reading the trace, output files. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "cli_index.h"
-#include "tracekit/tarmac.h"
 
 enum {
-	OPT_IMAGE = 1000, OPT_LOAD_OFFSET, OPT_LI, OPT_BI, OPT_IMPLICIT_THUMB,
-	OPT_PROGRESS, OPT_INDEX, OPT_FORCE_INDEX, OPT_NO_INDEX, OPT_ONLY_INDEX,
-	OPT_DEBUG, OPT_HELP, OPT_DEMANGLE,
+	OPT_IMAGE = 1000, OPT_LOAD_OFFSET, OPT_PROGRESS, OPT_INDEX, OPT_FORCE_INDEX,
+	OPT_NO_INDEX, OPT_ONLY_INDEX, OPT_DEBUG, OPT_HELP, OPT_DEMANGLE, OPT_FORMAT,
+	OPT_CONTEXT,
+	OPT_SOURCE = 2000,	/* + the index of a format option */
 };
 
 static const struct option common_opts[] = {
 	{"image", required_argument, NULL, OPT_IMAGE},
 	{"load-offset", required_argument, NULL, OPT_LOAD_OFFSET},
 	{"demangle", no_argument, NULL, OPT_DEMANGLE},
-	{"li", no_argument, NULL, OPT_LI},
-	{"bi", no_argument, NULL, OPT_BI},
-	{"implicit-thumb", no_argument, NULL, OPT_IMPLICIT_THUMB},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"context", required_argument, NULL, OPT_CONTEXT},
 	{"verbose", no_argument, NULL, 'v'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"show-progress-meter", no_argument, NULL, OPT_PROGRESS},
@@ -38,14 +36,65 @@ static const struct option common_opts[] = {
 };
 #define NCOMMON (sizeof(common_opts) / sizeof(common_opts[0]))
 
+/* The formats' options, each name once (formats may share one). */
+#define MAX_FORMAT_OPTS 64
+static const tk_source_option *format_opts[MAX_FORMAT_OPTS];
+static size_t nformat_opts;
+
+static void collect_format_options(void)
+{
+	const tk_source_format *const *fmts;
+	size_t n = tk_source_formats(&fmts);
+	nformat_opts = 0;
+	for (size_t i = 0; i < n; i++)
+		for (const tk_source_option *o = fmts[i]->options; o && o->name; o++) {
+			size_t k = 0;
+			while (k < nformat_opts && strcmp(format_opts[k]->name, o->name))
+				k++;
+			if (k == nformat_opts && nformat_opts < MAX_FORMAT_OPTS)
+				format_opts[nformat_opts++] = o;
+		}
+}
+
+static void vmessage(const tk_cli *cli, const char *kind, const char *fmt, va_list ap)
+{
+	tk_cli_progress_clear();
+	fprintf(stderr, "%s: %s", cli->prog, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void tk_cli_error(const tk_cli *cli, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: ", cli->prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(cli, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void tk_cli_warning(const tk_cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(cli, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static void print_format_options(void)
+{
+	const tk_source_format *const *fmts;
+	size_t n = tk_source_formats(&fmts);
+	for (size_t i = 0; i < n; i++) {
+		if (!fmts[i]->options || !fmts[i]->options[0].name)
+			continue;
+		printf("Options of %s traces:\n", fmts[i]->name);
+		for (const tk_source_option *o = fmts[i]->options; o->name; o++) {
+			char left[64];
+			snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? "=" : "",
+				 o->arg ? o->arg : "");
+			printf("  %-24s %s\n", left, o->help);
+		}
+	}
 }
 
 static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
@@ -61,18 +110,24 @@ static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
 		       "  --load-offset=N          add N to the image's symbol addresses\n"
 		       "  --demangle               show C++ symbol names demangled\n");
 	if (spec->flags & TK_CLI_TRACE)
-		printf("  --li, --bi               the traced CPU is little-endian (default) / big-endian\n"
-		       "  --implicit-thumb         instruction lines without a state letter are Thumb\n");
+		printf("  --format=NAME            read the trace as NAME (default: detected from\n"
+		       "                           its content; see 'tracekit formats')\n");
+	if (spec->flags & TK_CLI_CONTEXT)
+		printf("  --context=N              only context N (a CPU or thread; default: all)\n");
 	if (spec->flags & TK_CLI_INDEX)
 		printf("  --index=PATH             index file (default: TRACE.index)\n"
 		       "  --force-index            rebuild the index even if it looks up to date\n"
-		       "  --no-index               never build the index; use one only if it exists\n"
+		       "  --no-index               never build the index; use one only if it is\n"
+		       "                           valid for the trace as it is now\n"
 		       "  --only-index             build the index, then stop\n");
 	printf("  -v, --verbose            say more about what is being decided and why\n"
 	       "  -q, --quiet              no progress meter, fewer messages\n"
 	       "  --show-progress-meter    show the progress meter even when not on a terminal\n"
 	       "  --debug=DOMAIN[,...]     explain internal decisions (call_heuristics)\n"
 	       "  --help                   show this help\n");
+	if (spec->flags & TK_CLI_TRACE)
+		print_format_options();
+	printf("\nExit status: 0 success, 1 error in the input, 2 usage error.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -87,20 +142,16 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
+/* Build the getopt table; NULL if out of memory. */
+static struct option *option_table(const tk_cli_spec *spec)
 {
-	memset(cli, 0, sizeof *cli);
-	cli->prog = argv[0];
-	bool progress_forced = false;
-
 	size_t nextra = 0;
 	while (spec->extra && spec->extra[nextra].name)
 		nextra++;
-	struct option *opts = calloc(NCOMMON + nextra + 1, sizeof *opts);
-	if (!opts) {
-		tk_cli_error(cli, "out of memory");
-		exit(TK_EXIT_FAIL);
-	}
+	collect_format_options();
+	struct option *opts = calloc(NCOMMON + nextra + nformat_opts + 1, sizeof *opts);
+	if (!opts)
+		return NULL;
 	size_t n = 0;
 	for (size_t i = 0; i < NCOMMON; i++) {
 		int v = common_opts[i].val;
@@ -111,67 +162,138 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 			continue;
 		if (!(spec->flags & TK_CLI_INDEX) && v >= OPT_INDEX && v <= OPT_ONLY_INDEX)
 			continue;
+		if (!(spec->flags & TK_CLI_TRACE) && v == OPT_FORMAT)
+			continue;
+		if (!(spec->flags & TK_CLI_CONTEXT) && v == OPT_CONTEXT)
+			continue;
 		opts[n++] = common_opts[i];
 	}
 	for (size_t i = 0; i < nextra; i++)
 		opts[n++] = spec->extra[i];
+	if (spec->flags & TK_CLI_TRACE)
+		for (size_t i = 0; i < nformat_opts; i++)
+			opts[n++] = (struct option){format_opts[i]->name,
+						    format_opts[i]->arg ? required_argument
+									: no_argument,
+						    NULL, OPT_SOURCE + (int)i};
+	return opts;
+}
 
+static tk_status add_source_opt(tk_cli *cli, const char *name, const char *value)
+{
+	if (cli->nsopts == TK_CLI_MAX_SOURCE_OPTS) {
+		tk_cli_error(cli, "too many format options");
+		return TK_ST_USAGE;
+	}
+	cli->sopts[cli->nsopts++] = (tk_source_opt){name, value ? value : ""};
+	return TK_ST_OK;
+}
+
+bool tk_cli_has_source_opt(const tk_cli *cli, const char *name)
+{
+	for (size_t i = 0; i < cli->nsopts; i++)
+		if (!strcmp(cli->sopts[i].name, name))
+			return true;
+	return false;
+}
+
+/* One option; TK_ST_OK to go on. */
+static tk_status handle_option(tk_cli *cli, int c, const tk_cli_spec *spec, char **argv,
+			       bool *progress_forced)
+{
+	switch (c) {
+	case OPT_IMAGE:
+		if (cli->nimages == TK_CLI_MAX_IMAGES) {
+			tk_cli_error(cli, "at most %d --image options", TK_CLI_MAX_IMAGES);
+			return TK_ST_USAGE;
+		}
+		cli->images[cli->nimages++] = optarg;
+		if (!cli->image)
+			cli->image = optarg;
+		return TK_ST_OK;
+	case OPT_LOAD_OFFSET:
+		if (parse_u64(optarg, &cli->load_offset)) {
+			tk_cli_error(cli, "--load-offset: '%s' is not a number", optarg);
+			return TK_ST_USAGE;
+		}
+		return TK_ST_OK;
+	case OPT_CONTEXT: {
+		uint64_t v;
+		if (parse_u64(optarg, &v) || v > UINT32_MAX) {
+			tk_cli_error(cli, "--context: '%s' is not a context number", optarg);
+			return TK_ST_USAGE;
+		}
+		cli->context = (int64_t)v;
+		return TK_ST_OK;
+	}
+	case OPT_FORMAT:
+		if (!tk_source_format_find(optarg)) {
+			tk_cli_error(cli, "--format: unknown format '%s' (see 'tracekit formats')",
+				     optarg);
+			return TK_ST_USAGE;
+		}
+		cli->format = optarg;
+		return TK_ST_OK;
+	case OPT_DEMANGLE: cli->demangle = true; return TK_ST_OK;
+	case 'v': cli->verbose++; return TK_ST_OK;
+	case 'q': cli->quiet = true; return TK_ST_OK;
+	case OPT_PROGRESS: *progress_forced = true; return TK_ST_OK;
+	case OPT_INDEX: cli->index = optarg; return TK_ST_OK;
+	case OPT_FORCE_INDEX: cli->force_index = true; return TK_ST_OK;
+	case OPT_NO_INDEX: cli->no_index = true; return TK_ST_OK;
+	case OPT_ONLY_INDEX: cli->only_index = true; return TK_ST_OK;
+	case OPT_DEBUG: cli->debug = optarg; return TK_ST_OK;
+	case 'o': cli->output = optarg; return TK_ST_OK;
+	case 'h':
+	case OPT_HELP:
+		print_help(cli, spec);
+		return TK_ST_DONE;
+	case '?':
+		if (optopt)
+			tk_cli_error(cli, "unknown option '-%c' (try --help)", optopt);
+		else
+			tk_cli_error(cli, "unknown option '%s' (try --help)", argv[optind - 1]);
+		return TK_ST_USAGE;
+	case ':':
+		tk_cli_error(cli, "option '%s' needs an argument", argv[optind - 1]);
+		return TK_ST_USAGE;
+	default:
+		if (c >= OPT_SOURCE && (size_t)(c - OPT_SOURCE) < nformat_opts)
+			return add_source_opt(cli, format_opts[c - OPT_SOURCE]->name, optarg);
+		if (!spec->handle || spec->handle(cli, c, optarg, spec->ctx))
+			return TK_ST_USAGE;
+		return TK_ST_OK;
+	}
+}
+
+tk_status tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
+{
+	memset(cli, 0, sizeof *cli);
+	cli->prog = argv[0];
+	cli->context = -1;
+	bool progress_forced = false;
+
+	struct option *opts = option_table(spec);
+	if (!opts) {
+		tk_cli_error(cli, "out of memory");
+		return TK_ST_FAIL;
+	}
 	const char *shortopts = (spec->flags & TK_CLI_OUTPUT) ? "+:vqo:h" : "+:vqh";
 	if (!(spec->flags & TK_CLI_IN_ORDER))
 		shortopts++;	/* GNU order: options may come after TRACE */
 	int c;
+	tk_status st = TK_ST_OK;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_IMAGE: cli->image = optarg; break;
-		case OPT_LOAD_OFFSET:
-			if (parse_u64(optarg, &cli->load_offset)) {
-				tk_cli_error(cli, "--load-offset: '%s' is not a number", optarg);
-				exit(TK_EXIT_USAGE);
-			}
-			break;
-		case OPT_DEMANGLE: cli->demangle = true; break;
-		case OPT_LI: cli->endian = 'l'; break;
-		case OPT_BI: cli->endian = 'b'; break;
-		case OPT_IMPLICIT_THUMB: cli->implicit_thumb = true; break;
-		case 'v': cli->verbose++; break;
-		case 'q': cli->quiet = true; break;
-		case OPT_PROGRESS: progress_forced = true; break;
-		case OPT_INDEX: cli->index = optarg; break;
-		case OPT_FORCE_INDEX: cli->force_index = true; break;
-		case OPT_NO_INDEX: cli->no_index = true; break;
-		case OPT_ONLY_INDEX: cli->only_index = true; break;
-		case OPT_DEBUG: cli->debug = optarg; break;
-		case 'o': cli->output = optarg; break;
-		case 'h':
-		case OPT_HELP:
-			print_help(cli, spec);
-			free(opts);
-			exit(TK_EXIT_OK);
-		case '?':
-			if (optopt)
-				tk_cli_error(cli, "unknown option '-%c' (try --help)", optopt);
-			else
-				tk_cli_error(cli, "unknown option '%s' (try --help)", argv[optind - 1]);
-			free(opts);
-			exit(TK_EXIT_USAGE);
-		case ':':
-			tk_cli_error(cli, "option '%s' needs an argument", argv[optind - 1]);
-			free(opts);
-			exit(TK_EXIT_USAGE);
-		default:
-			if (!spec->handle || spec->handle(cli, c, optarg, spec->ctx)) {
-				free(opts);
-				exit(TK_EXIT_USAGE);
-			}
-		}
-	}
+	while (st == TK_ST_OK && (c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1)
+		st = handle_option(cli, c, spec, argv, &progress_forced);
 	free(opts);
+	if (st != TK_ST_OK)
+		return st;
 
 	if (cli->force_index + cli->no_index > 1) {
 		tk_cli_error(cli, "--force-index and --no-index contradict each other");
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
 	if (spec->flags & TK_CLI_TRACE) {
 		if (optind < argc) {
@@ -180,24 +302,34 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 			cli->trace = "-";
 		} else {
 			tk_cli_error(cli, "no trace file given (usage: %s %s)", cli->prog, spec->usage);
-			exit(TK_EXIT_USAGE);
+			return TK_ST_USAGE;
 		}
 	}
 	cli->args = argv + optind;
 	cli->nargs = argc - optind;
 	if (cli->nargs < spec->min_args) {
 		tk_cli_error(cli, "missing arguments (usage: %s %s)", cli->prog, spec->usage);
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
 	if (spec->max_args >= 0 && cli->nargs > spec->max_args) {
 		tk_cli_error(cli, "unexpected argument '%s' (usage: %s %s)",
 			     cli->args[spec->max_args], cli->prog, spec->usage);
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
 	cli->progress = !cli->quiet && (progress_forced || isatty(STDERR_FILENO));
 	/* An explicit --show-progress-meter wins over -q. */
 	if (progress_forced)
 		cli->progress = true;
+
+	tk_source_spec_init(&cli->spec);
+	cli->spec.format = cli->format;
+	cli->spec.opts = cli->sopts;
+	cli->spec.nopts = cli->nsopts;
+	cli->spec.images = cli->images;
+	cli->spec.nimages = (size_t)cli->nimages;
+	cli->spec.diag = tk_cli_print_diag;
+	cli->spec.diag_ctx = cli;
+	return TK_ST_OK;
 }
 
 bool tk_cli_debug(const tk_cli *cli, const char *domain)
@@ -217,38 +349,56 @@ bool tk_cli_debug(const tk_cli *cli, const char *domain)
 	return false;
 }
 
-int tk_cli_load_image(tk_cli *cli)
+/* The byte order the options give: 'b' (--bi last), 'l' (--li last), 0. */
+static int endian_option(const tk_cli *cli)
+{
+	int e = 0;
+	for (size_t i = 0; i < cli->nsopts; i++)
+		if (!strcmp(cli->sopts[i].name, "bi"))
+			e = 'b';
+		else if (!strcmp(cli->sopts[i].name, "li"))
+			e = 'l';
+	return e;
+}
+
+bool tk_cli_big_endian(const tk_cli *cli)
+{
+	return endian_option(cli) == 'b';
+}
+
+tk_status tk_cli_load_image(tk_cli *cli)
 {
 	if (!cli->image || cli->symtab)
-		return 0;
+		return TK_ST_OK;
 	int rc = tk_symtab_load(cli->image, cli->load_offset, &cli->symtab);
 	if (rc < 0) {
 		if (rc == TK_ERR_OPEN)
 			tk_cli_error(cli, "%s: cannot open image: %s", cli->image, strerror(errno));
 		else
 			tk_cli_error(cli, "%s: %s", cli->image, tk_strerror(rc));
-		return -1;
+		return TK_ST_FAIL;
 	}
 	if (cli->demangle) {
 		rc = tk_symtab_demangle(cli->symtab);
 		if (rc < 0)
-			fprintf(stderr, "%s: warning: --demangle: %s\n", cli->prog, tk_strerror(rc));
+			tk_cli_warning(cli, "--demangle: %s", tk_strerror(rc));
 	}
 	bool image_be = tk_symtab_big_endian(cli->symtab);
-	if (cli->endian == 'l' && image_be)
-		fprintf(stderr, "%s: warning: %s is big-endian but --li was given\n",
-			cli->prog, cli->image);
-	else if (cli->endian == 'b' && !image_be)
-		fprintf(stderr, "%s: warning: %s is little-endian but --bi was given\n",
-			cli->prog, cli->image);
-	else if (!cli->endian && image_be) {
+	int endian = endian_option(cli);
+	if (endian == 'l' && image_be) {
+		tk_cli_warning(cli, "%s is big-endian but --li was given", cli->image);
+	} else if (endian == 'b' && !image_be) {
+		tk_cli_warning(cli, "%s is little-endian but --bi was given", cli->image);
+	} else if (!endian && image_be) {
 		/* No option given: the image decides. */
-		cli->endian = 'b';
+		if (add_source_opt(cli, "bi", "") != TK_ST_OK)
+			return TK_ST_FAIL;
+		cli->spec.nopts = cli->nsopts;
 		if (cli->verbose)
 			fprintf(stderr, "%s: %s is big-endian: reading the trace as --bi\n",
 				cli->prog, cli->image);
 	}
-	return 0;
+	return TK_ST_OK;
 }
 
 const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr)
@@ -257,129 +407,65 @@ const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr)
 	return s ? s->name : NULL;
 }
 
-/* ---- diagnostics and progress ------------------------------------------ */
+/* ---- the trace ------------------------------------------------------------ */
 
-#define MAX_SHOWN_WARNINGS 20
-
-static struct {
-	double last;		/* seconds of the last redraw */
-	bool drawn;
-	unsigned counter;
-} progress;
-
-static double now_seconds(void)
+static void set_trace_info(tk_cli *cli, const tk_source_info *si)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	snprintf(cli->tinfo.format, sizeof cli->tinfo.format, "%s", si->format);
+	snprintf(cli->tinfo.context_name, sizeof cli->tinfo.context_name, "%s", si->context_name);
+	cli->tinfo.caps = si->caps;
+	cli->tinfo.time_unit = si->time_unit;
 }
 
-static void progress_clear(void)
-{
-	if (progress.drawn) {
-		fputs("\r\033[K", stderr);
-		progress.drawn = false;
-	}
-}
-
-static void print_diag(void *ctx, const tk_diag *d)
-{
-	tk_cli *cli = ctx;
-	if (d->level != TK_DIAG_ERROR) {
-		cli->warnings++;
-		if (cli->warnings > MAX_SHOWN_WARNINGS && !cli->verbose)
-			return;
-	}
-	progress_clear();
-	const char *lvl = d->level == TK_DIAG_ERROR ? "error" :
-			  d->level == TK_DIAG_WARNING ? "warning" : "note";
-	if (d->file && d->line)
-		fprintf(stderr, "%s:%llu: %s: %s\n", d->file, (unsigned long long)d->line, lvl, d->msg);
-	else if (d->file)
-		fprintf(stderr, "%s: %s: %s\n", d->file, lvl, d->msg);
-	else
-		fprintf(stderr, "%s: %s: %s\n", cli->prog, lvl, d->msg);
-}
-
-int tk_cli_open_trace(tk_cli *cli, tk_source **out)
+tk_status tk_cli_open_trace(tk_cli *cli, tk_source **out)
 {
 	*out = NULL;
 	if (strcmp(cli->trace, "-") != 0) {
 		struct stat sb;
 		if (stat(cli->trace, &sb) != 0) {
 			tk_cli_error(cli, "%s: %s", cli->trace, strerror(errno));
-			return -1;
+			return TK_ST_FAIL;
 		}
 		if (S_ISDIR(sb.st_mode)) {
 			tk_cli_error(cli, "%s: is a directory, not a trace file", cli->trace);
-			return -1;
+			return TK_ST_FAIL;
 		}
 	}
-	tk_tarmac_opts o;
-	tk_tarmac_opts_init(&o);
-	o.implicit_thumb = cli->implicit_thumb;
-	o.big_endian = cli->endian == 'b';
-	o.diag = print_diag;
-	o.diag_ctx = cli;
-	int rc = tk_tarmac_open(cli->trace, &o, out);
+	int rc = tk_source_open(cli->trace, &cli->spec, out);
 	if (rc < 0) {
 		if (rc == TK_ERR_OPEN)
 			tk_cli_error(cli, "%s: %s", cli->trace, strerror(errno));
-		else
+		else if (rc != TK_ERR_FORMAT && rc != TK_ERR_NOTFOUND && rc != TK_ERR_UNSUPPORTED &&
+			 rc != TK_ERR_INVAL)
 			tk_cli_error(cli, "%s: %s", cli->trace, tk_strerror(rc));
-		return -1;
+		/* else the source's diagnostic said why */
+		return TK_ST_FAIL;
 	}
-	progress.last = now_seconds();
-	progress.drawn = false;
-	progress.counter = 0;
-	return 0;
-}
-
-static void progress_draw(const tk_cli *cli, const tk_source *src)
-{
-	uint64_t pos = tk_source_pos(src), size = tk_source_size(src);
-	char bar[41];
-	if (size) {
-		unsigned filled = (unsigned)(pos * 40 / (size ? size : 1));
-		if (filled > 40)
-			filled = 40;
-		memset(bar, '#', filled);
-		memset(bar + filled, '.', 40 - filled);
-		bar[40] = 0;
-		fprintf(stderr, "\rreading %s [%s] %3u%% %.0f/%.0f MB", cli->trace, bar,
-			(unsigned)(pos * 100 / size), pos / 1e6, size / 1e6);
-	} else {
-		fprintf(stderr, "\rreading %s: %.0f MB", cli->trace, pos / 1e6);
-	}
-	progress.drawn = true;
+	tk_source_info si = {.size = sizeof si};
+	tk_source_get_info(*out, &si);
+	set_trace_info(cli, &si);
+	return TK_ST_OK;
 }
 
 int tk_cli_next(tk_cli *cli, tk_source *src, tk_event *ev)
 {
+	static unsigned counter;
 	int rc = tk_source_next(src, ev);
 	if (rc < 0) {
-		progress_clear();
 		tk_cli_error(cli, "%s: %s", cli->trace, tk_strerror(rc));
 		return rc;
 	}
-	if (cli->progress && ++progress.counter >= 65536) {
-		progress.counter = 0;
-		double t = now_seconds();
-		if (t - progress.last >= 0.1) {
-			progress.last = t;
-			progress_draw(cli, src);
-		}
+	if (cli->progress && ++counter >= 65536) {
+		counter = 0;
+		tk_cli_progress(cli, "reading", tk_source_pos(src), tk_source_size(src));
 	}
 	return rc;
 }
 
 void tk_cli_close_trace(tk_cli *cli, tk_source *src)
 {
-	progress_clear();
-	if (cli->warnings > MAX_SHOWN_WARNINGS && !cli->verbose)
-		fprintf(stderr, "%s: %llu warnings in %s (%llu not shown; -v shows all)\n",
-			cli->prog, (unsigned long long)cli->warnings, cli->trace,
-			(unsigned long long)(cli->warnings - MAX_SHOWN_WARNINGS));
+	tk_cli_progress_clear();
+	tk_cli_warning_summary(cli);
 	tk_source_free(src);
 }
 
@@ -443,92 +529,3 @@ void tk_cli_discard_output(tk_cli *cli, FILE *fp)
 	tmp_output_name = NULL;
 }
 
-/* ---- call tree ------------------------------------------------------------ */
-
-static void print_call_debug(void *ctx, const char *msg)
-{
-	(void)ctx;
-	progress_clear();
-	fprintf(stderr, "call_heuristics: %s\n", msg);
-}
-
-int tk_cli_build_calltree(tk_cli *cli, tk_calltree **out)
-{
-	return tk_cli_run_calls(cli, NULL, out);
-}
-
-/* The call tree from a valid index, if there is one (see cli_index.h for
- * the policy).  Returns 0 and sets *out, 1 to stream the trace instead,
- * -1 after an error; exits after --only-index. */
-static int calls_from_index(tk_cli *cli, tk_calltree **out)
-{
-	/* The heuristic's explanations come from running it: stream. */
-	if (tk_cli_debug(cli, "call_heuristics") && !cli->force_index && !cli->only_index)
-		return 1;
-	int rc = tk_cli_index_calltree(cli, out);
-	if (rc == 2)
-		exit(TK_EXIT_OK);	/* --only-index: the index is built */
-	return rc;
-}
-
-int tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out)
-{
-	*out = NULL;
-	int irc = calls_from_index(cli, out);
-	if (irc < 0)
-		return -1;
-	if (irc == 0) {
-		if (!sink)
-			return 0;
-		int rc = tk_calltree_replay(*out, sink);
-		tk_calltree_free(*out);
-		*out = NULL;
-		if (rc < 0) {
-			tk_cli_error(cli, "%s", tk_strerror(rc));
-			return -1;
-		}
-		return 0;
-	}
-	tk_source *src;
-	if (tk_cli_open_trace(cli, &src))
-		return -1;
-	tk_calls_opts co;
-	tk_calls_opts_init(&co);
-	if (tk_cli_debug(cli, "call_heuristics"))
-		co.debug = print_call_debug;
-	co.sink = sink;
-	tk_calls *calls;
-	int rc = tk_calls_new(&co, &calls);
-	if (rc < 0) {
-		tk_cli_error(cli, "%s", tk_strerror(rc));
-		tk_source_free(src);
-		return -1;
-	}
-	tk_event ev;
-	int read_rc;		/* tk_cli_next prints its own errors */
-	rc = 0;
-	while ((read_rc = tk_cli_next(cli, src, &ev)) > 0)
-		if ((rc = tk_calls_feed(calls, &ev)) < 0)
-			break;
-	bool reported = read_rc < 0;
-	if (reported)
-		rc = read_rc;
-	tk_cli_close_trace(cli, src);
-	if (rc == 0)
-		rc = tk_calls_finish(calls, out);
-	tk_calls_free(calls);
-	if (rc < 0) {
-		if (!reported)
-			tk_cli_error(cli, "%s", tk_strerror(rc));
-		return -1;
-	}
-	if (sink)
-		return 0;
-	if ((*out)->count == 0) {
-		tk_cli_error(cli, "%s: no instructions found in the trace", cli->trace);
-		tk_calltree_free(*out);
-		*out = NULL;
-		return -1;
-	}
-	return 0;
-}

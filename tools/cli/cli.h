@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: what every command front end shares.
  *
- * The common options of the seed's "Common functionality" section, parsed
- * once; opening the trace with diagnostics printed as FILE:LINE: warning:
- * ...; loading the ELF image; the progress meter; output files.
+ * The common options of the seed's "Common functionality" section, and the
+ * options every trace format registers (tracekit formats), parsed once;
+ * opening the trace with any format, its diagnostics printed as
+ * FILE:LINE: warning: ...; loading the ELF image; the progress meter;
+ * output files; the call tree from an index or from the trace.
+ *
+ * Helpers never exit: they return a tk_status, and a command returns
+ * tk_cli_exit(status) when it is not TK_ST_OK.
  */
 #ifndef TRACEKIT_TOOLS_CLI_H
 #define TRACEKIT_TOOLS_CLI_H
@@ -18,24 +23,41 @@
 #include "tracekit/source.h"
 #include "tracekit/symbols.h"
 
-#define TK_VERSION_STRING "0.1.0"
+#define TK_VERSION_STRING "0.2.0"
 
-/* Exit codes of every command. */
+/* Exit codes of every command (README: "Exit status"). */
 enum {
 	TK_EXIT_OK = 0,
 	TK_EXIT_FAIL = 1,	/* the input could not be processed */
 	TK_EXIT_USAGE = 2,	/* bad command line */
 };
 
+/* What a front-end helper did.  Anything but TK_ST_OK means: stop, and
+ * exit with tk_cli_exit(status) (the helper has printed what needs it). */
+typedef enum tk_status {
+	TK_ST_OK = 0,		/* go on */
+	TK_ST_DONE,		/* finished early and well (--help, --only-index) */
+	TK_ST_FAIL,		/* an error in the input or the system: exit 1 */
+	TK_ST_USAGE,		/* a bad command line: exit 2 */
+} tk_status;
+
+static inline int tk_cli_exit(tk_status st)
+{
+	return st == TK_ST_OK || st == TK_ST_DONE ? TK_EXIT_OK :
+	       st == TK_ST_USAGE ? TK_EXIT_USAGE : TK_EXIT_FAIL;
+}
+
 /* Bits of tk_cli_spec.flags: which option groups a command accepts. */
 enum {
-	TK_CLI_TRACE = 1 << 0,	 /* takes a TRACE argument and trace options */
+	TK_CLI_TRACE = 1 << 0,	 /* takes a TRACE argument, --format and the
+				  * formats' options */
 	TK_CLI_INDEX = 1 << 1,	 /* --index, --force-index, --no-index, --only-index */
 	TK_CLI_OUTPUT = 1 << 2,	 /* -o FILE / --output=FILE */
-	TK_CLI_IMAGE = 1 << 3,	 /* --image, --load-offset */
+	TK_CLI_IMAGE = 1 << 3,	 /* --image, --load-offset, --demangle */
 	TK_CLI_STDIN = 1 << 4,	 /* TRACE may be omitted: read standard input */
 	TK_CLI_IN_ORDER = 1 << 5, /* options stop at the first non-option
 				  * (default: options may follow TRACE) */
+	TK_CLI_CONTEXT = 1 << 6, /* --context=N: one context (CPU, thread) only */
 };
 
 typedef struct tk_cli tk_cli;
@@ -53,21 +75,40 @@ typedef struct tk_cli_spec {
 	void *ctx;
 } tk_cli_spec;
 
+/* What the trace is: its source's info, from the index if one was used,
+ * else from the source (set by tk_cli_open_trace and tk_cli_open_index). */
+typedef struct tk_cli_trace_info {
+	char format[32];
+	char context_name[16];	/* "cpu", "thread" */
+	unsigned caps;		/* TK_CAP_* */
+	tk_time_unit time_unit;
+} tk_cli_trace_info;
+
+#define TK_CLI_MAX_IMAGES 16
+#define TK_CLI_MAX_SOURCE_OPTS 32
+
 struct tk_cli {
 	const char *prog;	/* "tracekit calltree" or "tarmac-calltree" */
 	const char *trace;	/* the trace path ("-" = stdin) */
 	char **args;		/* positional arguments after the trace */
 	int nargs;
 
-	const char *image;	/* --image */
+	const char *images[TK_CLI_MAX_IMAGES];	/* --image, in order */
+	int nimages;
+	const char *image;	/* the first --image (symbols), or NULL */
 	uint64_t load_offset;	/* --load-offset */
 	bool demangle;		/* --demangle: C++ names demangled */
-	int endian;		/* 0 default, 'l' for --li, 'b' for --bi */
-	bool implicit_thumb;
 	int verbose;		/* -v count */
 	bool quiet;		/* -q */
 	bool progress;		/* show the progress meter (resolved) */
 	const char *output;	/* -o, NULL for stdout */
+
+	const char *format;	/* --format=NAME, or NULL: detected */
+	tk_source_opt sopts[TK_CLI_MAX_SOURCE_OPTS];	/* the formats' options */
+	size_t nsopts;
+	tk_source_spec spec;	/* format, sopts, images, diagnostics */
+
+	int64_t context;	/* --context=N, or -1: every context */
 
 	const char *index;	/* --index=PATH */
 	bool force_index, no_index, only_index;
@@ -76,28 +117,43 @@ struct tk_cli {
 
 	tk_symtab *symtab;	/* loaded by tk_cli_load_image, or NULL */
 	uint64_t warnings;	/* diagnostics printed (and suppressed) */
+	tk_cli_trace_info tinfo;
 };
 
 /*
- * Parse the command line.  On --help prints help and exits 0; on a usage
- * error prints a message and exits TK_EXIT_USAGE (front ends only: this is
- * not library code).
+ * Parse the command line.  Returns TK_ST_OK; TK_ST_DONE after printing
+ * --help; TK_ST_USAGE after printing what is wrong.
  */
-void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec);
+tk_status tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec);
+
+/* The common start of every command: parse, and return from the command
+ * with the right exit code unless the status is TK_ST_OK. */
+#define TK_CLI_PARSE(cli, argc, argv, spec)                                  \
+	do {                                                                 \
+		tk_status st_ = tk_cli_parse((cli), (argc), (argv), (spec)); \
+		if (st_ != TK_ST_OK)                                         \
+			return tk_cli_exit(st_);                             \
+	} while (0)
 
 /* True if --debug names this domain (e.g. "call_heuristics"). */
 bool tk_cli_debug(const tk_cli *cli, const char *domain);
 
-/* Load --image (if given) into cli->symtab, warning if its byte order
- * disagrees with --li/--bi.  Returns 0 or prints an error and returns
- * non-zero. */
-int tk_cli_load_image(tk_cli *cli);
+/* Whether a format option was given (Tarmac's "bi", "implicit-thumb"...). */
+bool tk_cli_has_source_opt(const tk_cli *cli, const char *name);
 
-/* Open the trace as an event source, with diagnostics printed to stderr as
- * "FILE:LINE: warning: MSG" (at most 20 shown unless -v; a count at the
- * end).  Prints a message and returns non-zero if the trace cannot be
- * opened (missing file, a directory...). */
-int tk_cli_open_trace(tk_cli *cli, tk_source **out);
+/* True if the trace is read big-endian (--bi given after any --li). */
+bool tk_cli_big_endian(const tk_cli *cli);
+
+/* Load --image (if given) into cli->symtab, warning if its byte order
+ * disagrees with --li/--bi (and reading the trace big-endian if the image
+ * is and neither was given).  TK_ST_OK or TK_ST_FAIL (printed). */
+tk_status tk_cli_load_image(tk_cli *cli);
+
+/* Open the trace as an event source (its format named or detected), with
+ * diagnostics printed to stderr as "FILE:LINE: warning: MSG" (at most 20
+ * shown unless -v; a count at the end).  TK_ST_OK, or TK_ST_FAIL after
+ * printing why (missing file, a directory, an unknown format...). */
+tk_status tk_cli_open_trace(tk_cli *cli, tk_source **out);
 
 /* Read the next event and update the progress meter; same returns as
  * tk_source_next().  Prints the error message for a negative return. */
@@ -115,21 +171,46 @@ int tk_cli_close_output(tk_cli *cli, FILE *fp);
  * temporary file is removed and FILE is left as it was. */
 void tk_cli_discard_output(tk_cli *cli, FILE *fp);
 
-/* Stream the whole trace through the call detector (printing
- * --debug=call_heuristics explanations to stderr).  Returns 0 or non-zero
- * after printing an error. */
-int tk_cli_build_calltree(tk_cli *cli, tk_calltree **out);
-
-/* The same, with the confirmed calls handed to `sink` (calls.h) instead of
- * building a tree (*out stays NULL when sink is given): for reports that
- * aggregate, so memory does not grow with the trace. */
-int tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out);
+/*
+ * The call tree: from a valid index if there is one (see cli_index.h for
+ * the policy), else by streaming the trace through the call detector
+ * (printing --debug=call_heuristics explanations to stderr).  With `sink`
+ * (calls.h) the confirmed calls go to it instead of into a tree (*out stays
+ * NULL): for reports that aggregate, so memory does not grow with the trace.
+ * --context keeps one context's calls only.  Returns TK_ST_OK, TK_ST_DONE
+ * (--only-index: the index is built, stop), or TK_ST_FAIL (printed; also
+ * when the trace has no step).
+ */
+tk_status tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out);
 
 /* "name" for a function address with --image, else NULL. */
 const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr);
 
+
 /* Print "tracekit calltree: MESSAGE\n" to stderr. */
 void tk_cli_error(const tk_cli *cli, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Print "tracekit calltree: warning: MESSAGE\n" to stderr. */
+void tk_cli_warning(const tk_cli *cli, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- diagnostics and progress (diag.c): one meter for every command ---- */
+
+/* A tk_diag_fn printing trace diagnostics for cli (ctx = cli). */
+void tk_cli_print_diag(void *ctx, const tk_diag *d);
+
+/* Progress of work on cli->trace: done of total bytes (total 0: unknown);
+ * redrawn at most every 0.1 s, only if cli->progress. */
+void tk_cli_progress(tk_cli *cli, const char *what, uint64_t done, uint64_t total);
+
+/* Erase the meter (before printing anything else on stderr). */
+void tk_cli_progress_clear(void);
+
+/* The "N warnings (M not shown)" line, if warnings were suppressed. */
+void tk_cli_warning_summary(tk_cli *cli);
+
+/* Print "call_heuristics: MSG" (a tk_calls_debug_fn). */
+void tk_cli_print_calls_debug(void *ctx, const char *msg);
 
 #endif

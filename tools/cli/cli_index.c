@@ -3,137 +3,53 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli_index.h"
 
-#define MAX_SHOWN_WARNINGS 20
-
-static bool meter_drawn;
-static double meter_last;
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void meter_clear(void)
-{
-	if (meter_drawn) {
-		fputs("\r\033[K", stderr);
-		meter_drawn = false;
-	}
-}
+/* The last decision the index library explained: quoted when an index
+ * given with --no-index cannot be used. */
+static char last_decision[512];
 
 static void on_log(void *ctx, int level, const char *msg)
 {
 	tk_cli *cli = ctx;
+	if (level == TK_INDEX_LOG_DECISION)
+		snprintf(last_decision, sizeof last_decision, "%s", msg);
 	if (cli->verbose < level)
 		return;
-	meter_clear();
+	tk_cli_progress_clear();
 	fprintf(stderr, "%s: %s\n", cli->prog, msg);
 }
 
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
-	tk_cli *cli = ctx;
-	double t = now_s();
-	if (t - meter_last < 0.1 && done < total)
+	tk_cli_progress(ctx, "indexing", done, total);
+}
+
+static void set_trace_info(tk_cli *cli, const tk_index *idx)
+{
+	tk_index_info in = {.size = sizeof in};
+	if (tk_index_get_info(idx, &in) < 0)
 		return;
-	meter_last = t;
-	if (total) {
-		unsigned pct = (unsigned)(done * 100 / total);
-		char bar[41];
-		unsigned filled = pct * 40 / 100;
-		memset(bar, '#', filled);
-		memset(bar + filled, '.', 40 - filled);
-		bar[40] = 0;
-		fprintf(stderr, "\rindexing %s [%s] %3u%%", cli->trace, bar, pct);
-	} else {
-		fprintf(stderr, "\rindexing %s: %.0f MB", cli->trace, done / 1e6);
-	}
-	meter_drawn = true;
+	snprintf(cli->tinfo.format, sizeof cli->tinfo.format, "%s", in.format);
+	snprintf(cli->tinfo.context_name, sizeof cli->tinfo.context_name, "%s", in.context_name);
+	cli->tinfo.caps = in.caps;
+	cli->tinfo.time_unit = in.time_unit;
 }
 
-static void on_diag(void *ctx, const tk_diag *d)
+/* The index path tk_index_open uses. */
+static const char *index_path(const tk_cli *cli, char *buf, size_t size)
 {
-	tk_cli *cli = ctx;
-	if (d->level != TK_DIAG_ERROR) {
-		cli->warnings++;
-		if (cli->warnings > MAX_SHOWN_WARNINGS && !cli->verbose)
-			return;
-	}
-	meter_clear();
-	const char *lvl = d->level == TK_DIAG_ERROR ? "error" :
-			  d->level == TK_DIAG_WARNING ? "warning" : "note";
-	if (d->file && d->line)
-		fprintf(stderr, "%s:%llu: %s: %s\n", d->file, (unsigned long long)d->line, lvl, d->msg);
-	else
-		fprintf(stderr, "%s: %s: %s\n", d->file ? d->file : cli->prog, lvl, d->msg);
+	if (cli->index)
+		return cli->index;
+	snprintf(buf, size, "%s.index", cli->trace);
+	return buf;
 }
 
-static void on_calls_debug(void *ctx, const char *msg)
+static void report(tk_cli *cli, int rc, bool need)
 {
-	(void)ctx;
-	meter_clear();
-	fprintf(stderr, "call_heuristics: %s\n", msg);
-}
-
-int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
-{
-	*out = NULL;
-	bool may_build = need || cli->force_index || cli->only_index;
-	if (!strcmp(cli->trace, "-")) {
-		if (need || cli->only_index) {
-			tk_cli_error(cli, "standard input cannot be indexed: give a trace file");
-			return -1;
-		}
-		return 1;
-	}
-	tk_index_opts o;
-	tk_index_opts_init(&o);
-	o.index_path = cli->index;
-	o.big_endian = cli->endian == 'b';
-	o.implicit_thumb = cli->implicit_thumb;
-	o.log = on_log;
-	o.log_ctx = cli;
-	if (cli->progress) {
-		o.progress = on_progress;
-		o.progress_ctx = cli;
-		meter_last = 0;
-	}
-	o.diag = on_diag;
-	o.diag_ctx = cli;
-	if (tk_cli_debug(cli, "call_heuristics"))
-		o.calls_debug = on_calls_debug;
-	if (cli->force_index)
-		o.mode = TK_INDEX_FORCE;
-	else if (cli->no_index)
-		o.mode = TK_INDEX_NEVER;
-	else
-		o.mode = may_build ? TK_INDEX_AUTO : TK_INDEX_IF_VALID;
-
-	errno = 0;
-	int rc = tk_index_open(cli->trace, &o, out);
-	meter_clear();
-	if (cli->warnings > MAX_SHOWN_WARNINGS && !cli->verbose)
-		fprintf(stderr, "%s: %llu warnings in %s (%llu not shown; -v shows all)\n",
-			cli->prog, (unsigned long long)cli->warnings, cli->trace,
-			(unsigned long long)(cli->warnings - MAX_SHOWN_WARNINGS));
-	if (rc >= 0)
-		return 0;
-	if (!need && (rc == TK_ERR_NOTFOUND || (cli->no_index && rc != TK_ERR_OPEN &&
-						rc != TK_ERR_ISDIR)))
-		return 1;	/* no usable index: the caller streams */
-	char defpath[4096];
-	const char *ipath = cli->index;
-	if (!ipath) {	/* the default, as tk_index_open makes it */
-		snprintf(defpath, sizeof defpath, "%s.index", cli->trace);
-		ipath = defpath;
-	}
+	char buf[4096];
+	const char *ipath = index_path(cli, buf, sizeof buf);
 	switch (rc) {
 	case TK_ERR_OPEN:
 		tk_cli_error(cli, "%s: %s", cli->trace, strerror(errno ? errno : ENOENT));
@@ -144,11 +60,22 @@ int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 	case TK_ERR_NOTFOUND:
 		tk_cli_error(cli, "no index for %s (%s) and --no-index given", cli->trace, ipath);
 		break;
+	case TK_ERR_STALE:
+		if (need)
+			tk_cli_error(cli, "%s", last_decision);
+		else
+			tk_cli_warning(cli, "%s; reading the trace instead", last_decision);
+		break;
 	case TK_ERR_CORRUPT:
 	case TK_ERR_FORMAT:
-		tk_cli_error(cli, "the index of %s is unusable (%s) and --no-index given",
-			     cli->trace, tk_strerror(rc));
+		if (cli->no_index)
+			tk_cli_error(cli, "the index of %s is unusable (%s) and --no-index given",
+				     cli->trace, tk_strerror(rc));
+		/* else the trace is in no format tracekit reads: the source
+		 * registry's diagnostic said so */
 		break;
+	case TK_ERR_BINARY:
+		break;	/* the source's diagnostic said why */
 	case TK_ERR_IO:
 		tk_cli_error(cli, "cannot index %s: %s%s%s", cli->trace, tk_strerror(rc),
 			     errno ? ": " : "", errno ? strerror(errno) : "");
@@ -156,30 +83,55 @@ int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 	default:
 		tk_cli_error(cli, "cannot index %s: %s", cli->trace, tk_strerror(rc));
 	}
-	return -1;
 }
 
-int tk_cli_index_calltree(tk_cli *cli, tk_calltree **out)
+tk_status tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 {
 	*out = NULL;
-	tk_index *idx;
-	int rc = tk_cli_open_index(cli, false, &idx);
-	if (rc)
-		return rc;
-	if (cli->only_index) {
-		tk_index_free(idx);
-		return 2;
+	bool may_build = need || cli->force_index || cli->only_index;
+	if (!strcmp(cli->trace, "-")) {
+		if (need || cli->only_index) {
+			tk_cli_error(cli, "standard input cannot be indexed: give a trace file");
+			return TK_ST_FAIL;
+		}
+		return TK_ST_OK;
 	}
-	if (tk_index_count(idx) == 0) {
-		tk_index_free(idx);
-		tk_cli_error(cli, "%s: no instructions found in the trace", cli->trace);
-		return -1;
+	tk_index_opts o;
+	tk_index_opts_init(&o);
+	o.index_path = cli->index;
+	o.source = &cli->spec;
+	o.log = on_log;
+	o.log_ctx = cli;
+	if (cli->progress) {
+		o.progress = on_progress;
+		o.progress_ctx = cli;
 	}
-	rc = tk_index_calltree_copy(idx, out);
-	tk_index_free(idx);
-	if (rc < 0) {
-		tk_cli_error(cli, "%s", tk_strerror(rc));
-		return -1;
+	o.diag = tk_cli_print_diag;
+	o.diag_ctx = cli;
+	if (tk_cli_debug(cli, "call_heuristics"))
+		o.calls_debug = tk_cli_print_calls_debug;
+	if (cli->force_index)
+		o.mode = TK_INDEX_FORCE;
+	else if (cli->no_index)
+		o.mode = TK_INDEX_NEVER;
+	else
+		o.mode = may_build ? TK_INDEX_AUTO : TK_INDEX_IF_VALID;
+
+	errno = 0;
+	last_decision[0] = 0;
+	int rc = tk_index_open(cli->trace, &o, out);
+	tk_cli_progress_clear();
+	tk_cli_warning_summary(cli);
+	if (rc >= 0) {
+		set_trace_info(cli, *out);
+		return TK_ST_OK;
 	}
-	return 0;
+	if (!need && (rc == TK_ERR_NOTFOUND || rc == TK_ERR_STALE ||
+		      (cli->no_index && (rc == TK_ERR_CORRUPT || rc == TK_ERR_FORMAT)))) {
+		if (rc == TK_ERR_STALE)
+			report(cli, rc, need);
+		return TK_ST_OK;	/* no usable index: the caller streams */
+	}
+	report(cli, rc, need);
+	return TK_ST_FAIL;
 }

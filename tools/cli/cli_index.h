@@ -4,7 +4,9 @@
  * The seed's "Options to control indexing", for every command:
  *   --index=PATH    the index file (default TRACE.index)
  *   --force-index   rebuild it
- *   --no-index      never rebuild it (an existing, even stale, index is used)
+ *   --no-index      never build it; an existing index is used only if it
+ *                   describes the trace as it is now (else: a warning, and
+ *                   the trace is read instead where a command can)
  *   --only-index    build it if needed, then stop
  *   -v              say why the index was reused or rebuilt (-vv: more)
  *
@@ -22,19 +24,11 @@
 
 /*
  * Open the index of cli->trace according to the options and the policy
- * (need = true: the command needs an index).  Returns 0 and sets *out;
- * 1 (*out NULL) when the caller should stream the trace instead (only when
- * !need); -1 after printing an error.  When cli->only_index is set the
- * caller should stop after a successful return (tk_cli_index_only_done).
+ * (need = true: the command needs an index).  Returns TK_ST_OK and sets
+ * *out, or, only when !need, leaves *out NULL: the caller should stream
+ * the trace instead.  TK_ST_FAIL after printing an error.  With
+ * cli->only_index set the caller should stop after TK_ST_OK.
  */
-int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out);
-
-/*
- * For report commands: the call tree from a usable index.  Returns 0 with
- * *out (the caller frees it with tk_calltree_free), 1 if the caller should
- * stream the trace instead (tk_cli_build_calltree), -1 after an error.
- * With --only-index, the index is built and 2 is returned: stop, exit 0.
- */
-int tk_cli_index_calltree(tk_cli *cli, tk_calltree **out);
+tk_status tk_cli_open_index(tk_cli *cli, bool need, tk_index **out);
 
 #endif

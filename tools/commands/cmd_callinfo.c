@@ -25,7 +25,7 @@ static const tk_cli_spec spec = {
 		"Report the calls to each given function: one '- time: T (line:L, pos:P)'\n"
 		"line per call, giving where the function's first instruction is in the\n"
 		"trace.  Addresses are hex (0x...) or decimal; symbol names need --image.",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
 	.min_args = 1,
 	.max_args = -1,
 };
@@ -81,7 +81,7 @@ static int cmp_hit(const void *a, const void *b)
 	const struct hit *x = a, *y = b;
 	if (x->target != y->target)
 		return x->target < y->target ? -1 : 1;
-	return x->entry.insn < y->entry.insn ? -1 : x->entry.insn > y->entry.insn;
+	return x->entry.pos < y->entry.pos ? -1 : x->entry.pos > y->entry.pos;
 }
 
 /* An address argument: hex (0x...) or decimal, or a symbol name. */
@@ -111,7 +111,7 @@ static int resolve(tk_cli *cli, const char *arg, uint64_t *addr)
 int tk_cmd_callinfo(int argc, char **argv)
 {
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	struct callinfo ci = {.ntargets = cli.nargs};
 	tk_calls_sink sink = {&ci, confirm, join, finish};
 	tk_calltree *unused;
@@ -128,8 +128,11 @@ int tk_cmd_callinfo(int argc, char **argv)
 			status = TK_EXIT_USAGE;
 			goto out;
 		}
-	if (tk_cli_run_calls(&cli, &sink, &unused))
+	tk_status st = tk_cli_run_calls(&cli, &sink, &unused);
+	if (st != TK_ST_OK) {
+		status = tk_cli_exit(st);
 		goto out;
+	}
 	if (!ci.finished) {
 		tk_cli_error(&cli, "%s: no instructions found in the trace", cli.trace);
 		goto out;

@@ -10,6 +10,10 @@
  * instruction and the instruction where the caller resumed), two columns
  * less deep than the callee's "o" line that follows it.  " NAME" is the
  * symbol at the entry address, with --image.
+ *
+ * A trace of several contexts (CPUs, threads) has one tree per context,
+ * each after a line "cpu1:" (the context's kind and number), in the order
+ * the contexts first appear; --context=N prints one tree, without it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,7 +28,7 @@ static const tk_cli_spec spec = {
 		"made ('-' lines: call instruction and where the caller resumed),\n"
 		"indented by depth.  With --image, function names follow the ':'.\n"
 		"--debug=call_heuristics explains how each call was found.",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
 	.min_args = 0,
 	.max_args = 0,
 };
@@ -38,17 +42,25 @@ static void print_span(FILE *fp, const tk_tpos *a, const tk_tpos *b)
 int tk_cmd_calltree(int argc, char **argv)
 {
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	tk_calltree *t = NULL;
 	FILE *fp;
 	int status = TK_EXIT_FAIL;
-	if (tk_cli_load_image(&cli) || tk_cli_build_calltree(&cli, &t) ||
-	    !(fp = tk_cli_open_output(&cli)))
+	tk_status st = tk_cli_load_image(&cli);
+	if (st == TK_ST_OK)
+		st = tk_cli_run_calls(&cli, NULL, &t);
+	if (st != TK_ST_OK) {
+		status = tk_cli_exit(st);
+		goto out;
+	}
+	if (!(fp = tk_cli_open_output(&cli)))
 		goto out;
 	/* Calls are numbered in preorder: printing them in order is a walk. */
 	for (uint32_t i = 0; i < t->count; i++) {
 		const tk_call *c = &t->calls[i];
 		int indent = 4 * (int)c->depth;
+		if (!c->depth && t->nroots > 1)
+			fprintf(fp, "%s%u:\n", cli.tinfo.context_name, c->context);
 		if (c->depth) {
 			fprintf(fp, "%*s- ", indent - 2, "");
 			print_span(fp, &c->call, &c->resume);

@@ -97,8 +97,13 @@ static int q_pos(uint64_t pos)
 	       (unsigned long long)pos, (unsigned long long)p.line, (unsigned long long)p.offset,
 	       (unsigned long long)p.time, (unsigned long long)p.pc, tk_isa_name(p.isa), p.width,
 	       p.executed ? "executed" : "not-executed");
-	if (p.encoding)
-		printf(" encoding %08x", p.encoding);
+	if (p.nbytes)
+		printf(" encoding %0*llx", p.nbytes * 2 > 8 ? p.nbytes * 2 : 8,
+		       (unsigned long long)p.encoding);
+	if (p.kind != TK_EV_INSN)
+		printf(" %s", p.kind == TK_EV_CALL ? "call" : "return");
+	if (p.context)
+		printf(" context %u", p.context);
 	printf(" lines %llu-%llu bytes %llu-%llu\n", (unsigned long long)p.first_line,
 	       (unsigned long long)p.end_line - 1, (unsigned long long)p.first_offset,
 	       (unsigned long long)p.end_offset);
@@ -360,7 +365,7 @@ int tk_cmd_dump(int argc, char **argv)
 		.min_args = 1,
 		.max_args = -1,
 	};
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	if (tk_cli_open_index(&cli, true, &idx))
 		return TK_EXIT_FAIL;
 	int rc = TK_EXIT_OK;

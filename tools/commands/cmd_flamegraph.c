@@ -183,7 +183,7 @@ int tk_cmd_flamegraph(int argc, char **argv)
 	tk_cli_spec spec = base_spec;
 	spec.ctx = &o;
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	tk_calls_sink sink;
 	tk_callstacks *cs = NULL;
 	int status = TK_EXIT_FAIL;
@@ -194,8 +194,11 @@ int tk_cmd_flamegraph(int argc, char **argv)
 		goto out;
 	if (tk_callstacks_new(&cs, &sink) < 0)
 		goto nomem;
-	if (tk_cli_run_calls(&cli, &sink, &unused))
+	tk_status st = tk_cli_run_calls(&cli, &sink, &unused);
+	if (st != TK_ST_OK) {
+		status = tk_cli_exit(st);
 		goto out;
+	}
 	uint32_t root;
 	const tk_stack_frame *f = tk_callstacks_frames(cs, &nframes, &root);
 	if (root == TK_CALL_NONE) {

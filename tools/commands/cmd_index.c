@@ -25,7 +25,7 @@ int tk_cmd_index(int argc, char **argv)
 		.max_args = 0,
 	};
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	double t0 = now_ms();
 	tk_index *idx;
 	if (tk_cli_open_index(&cli, true, &idx))

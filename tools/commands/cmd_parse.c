@@ -78,18 +78,19 @@ static void put_byte(FILE *fp, uint8_t v, uint8_t state)
 		fputs(state == TK_BYTE_NONE ? "--" : "??", fp);
 }
 
-static void print_event(FILE *fp, const tk_event *ev)
+static void print_event(FILE *fp, const tk_event *ev, const char *context_name)
 {
 	fprintf(fp, "L%llu t=%llu", (unsigned long long)ev->line, (unsigned long long)ev->time);
-	if (ev->cpu)
-		fprintf(fp, " cpu=%u", ev->cpu);
+	if (ev->context)
+		fprintf(fp, " %s=%u", context_name, ev->context);
 	switch (ev->kind) {
 	case TK_EV_INSN: {
 		const tk_insn *in = &ev->u.insn;
 		fprintf(fp, " INSN pc=0x%llx %s w=%u", (unsigned long long)in->pc,
 			tk_isa_name(in->isa), in->width);
-		if (in->has_encoding)
-			fprintf(fp, " enc=0x%0*x", in->width ? in->width * 2 : 1, in->encoding);
+		if (in->nbytes)
+			fprintf(fp, " enc=0x%0*llx", in->nbytes * 2,
+				(unsigned long long)tk_insn_encoding(in));
 		else
 			fputs(" enc=none", fp);
 		fputs(in->executed ? " exec" : " ccfail", fp);
@@ -143,6 +144,10 @@ static void print_event(FILE *fp, const tk_event *ev)
 			put_name(fp, ev->u.func.name, ev->u.func.name_len);
 		}
 		break;
+	case TK_EV_GAP:
+		fprintf(fp, " GAP kind=%s ", tk_gap_kind_name(ev->u.gap.kind));
+		put_quoted(fp, ev->u.gap.msg, ev->u.gap.msg_len);
+		break;
 	}
 	putc('\n', fp);
 }
@@ -152,8 +157,8 @@ int tk_cmd_parse(int argc, char **argv)
 	bool count = false;
 	tk_cli_spec spec = {
 		.usage = "[OPTIONS] [TRACE]",
-		.summary = "Print the events the Tarmac parser finds in every line of TRACE (or\n"
-			   "standard input), one event per line:\n"
+		.summary = "Print the events of every line (record) of TRACE (or standard\n"
+			   "input), in any format tracekit reads, one event per line:\n"
 			   "  L12 t=53 INSN pc=0x2109f0 A64 w=4 enc=0xf94003e1 exec mode=EL3h_s \"LDR      x1,[sp,#0]\"\n"
 			   "  L13 t=53 MEM R addr=0xffb80 paddr=0xffb80 size=8 bytes=b8fb0f0000000000\n"
 			   "  L14 t=53 REG x1[0:8]=00000000000ffbb8 name=X1\n"
@@ -171,7 +176,7 @@ int tk_cmd_parse(int argc, char **argv)
 		.ctx = &count,
 	};
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 
 	tk_source *src;
 	if (tk_cli_open_trace(&cli, &src))
@@ -185,26 +190,26 @@ int tk_cmd_parse(int argc, char **argv)
 	if (out == stdout)
 		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 
-	uint64_t nkind[TK_EV_RETURN + 1] = {0}, nev = 0, last_line = 0;
+	uint64_t nkind[TK_EV_KIND_MAX + 1] = {0}, nev = 0, last_line = 0;
 	tk_event ev;
 	int rc;
 	while ((rc = tk_cli_next(&cli, src, &ev)) > 0) {
 		nev++;
 		last_line = ev.line;
 		if (count) {
-			if ((unsigned)ev.kind <= TK_EV_RETURN)
+			if ((unsigned)ev.kind <= TK_EV_KIND_MAX)
 				nkind[ev.kind]++;
 		} else {
-			print_event(out, &ev);
+			print_event(out, &ev, cli.tinfo.context_name);
 		}
 	}
 	if (count) {
 		fprintf(out, "events: %llu (last at line %llu)\n", (unsigned long long)nev,
 			(unsigned long long)last_line);
-		static const char *const names[] = {NULL, "INSN", "REG", "MEM", "TEXT", "CALL", "RETURN"};
-		for (int k = TK_EV_INSN; k <= TK_EV_RETURN; k++)
+		for (int k = TK_EV_INSN; k <= TK_EV_KIND_MAX; k++)
 			if (nkind[k])
-				fprintf(out, "  %-6s %llu\n", names[k], (unsigned long long)nkind[k]);
+				fprintf(out, "  %-6s %llu\n", tk_event_kind_name((tk_event_kind)k),
+					(unsigned long long)nkind[k]);
 		fprintf(out, "warnings: %llu\n", (unsigned long long)tk_source_warnings(src));
 	}
 	tk_cli_close_trace(&cli, src);

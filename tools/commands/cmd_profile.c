@@ -27,7 +27,7 @@ static const tk_cli_spec spec = {
 		"in the trace (and the trace's first instruction, for the whole trace),\n"
 		"the number of calls and the total time spent in it, callees included\n"
 		"(the sum of exit - entry timestamps over its activations).",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
 	.min_args = 0,
 	.max_args = 0,
 };
@@ -114,13 +114,18 @@ static void column(FILE *fp, const char *text)
 int tk_cmd_profile(int argc, char **argv)
 {
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	struct profile p = {0};
 	tk_calls_sink sink = {&p, confirm, join, finish};
 	tk_calltree *unused;
 	int status = TK_EXIT_FAIL;
-	if (tk_cli_load_image(&cli) || tk_cli_run_calls(&cli, &sink, &unused))
+	tk_status st = tk_cli_load_image(&cli);
+	if (st == TK_ST_OK)
+		st = tk_cli_run_calls(&cli, &sink, &unused);
+	if (st != TK_ST_OK) {
+		status = tk_cli_exit(st);
 		goto out;
+	}
 	if (!p.finished) {
 		tk_cli_error(&cli, "%s: no instructions found in the trace", cli.trace);
 		goto out;

@@ -26,7 +26,7 @@ int tk_cmd_symbols(int argc, char **argv)
 		.max_args = -1,
 	};
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	cli.image = cli.args[0];
 	if (tk_cli_load_image(&cli))
 		return TK_EXIT_FAIL;

@@ -708,10 +708,10 @@ int tk_cmd_truncate(int argc, char **argv)
 		.max_args = 0,
 	};
 	struct ctx c = {0};
-	tk_cli_parse(&c.cli, argc, argv, &spec);
+	TK_CLI_PARSE(&c.cli, argc, argv, &spec);
 	tk_tarmac_opts_init(&c.topts);
-	c.topts.implicit_thumb = c.cli.implicit_thumb;
-	c.topts.big_endian = c.cli.endian == 'b';
+	c.topts.implicit_thumb = tk_cli_has_source_opt(&c.cli, "implicit-thumb");
+	c.topts.big_endian = tk_cli_big_endian(&c.cli);
 	tk_loop_opts_init(&c.lopts);
 
 	bool use_stdin = !strcmp(c.cli.trace, "-");

@@ -308,8 +308,8 @@ static int on_insn(struct vcd *v, const tk_event *ev)
 	v->insn_in_slot = true;
 	tk_vcd *w = v->w;
 	tk_vcd_set_u64(w, v->pc, in->pc);
-	if (in->has_encoding)
-		tk_vcd_set_u64(w, v->instr, in->encoding);
+	if (in->nbytes)
+		tk_vcd_set_u64(w, v->instr, tk_insn_encoding(in));
 	else
 		tk_vcd_set_all(w, v->instr, TK_VCD_X);
 	tk_vcd_set_u64(w, v->executed, in->executed);
@@ -455,7 +455,7 @@ int tk_cmd_vcd(int argc, char **argv)
 		.ctx = &o,
 	};
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	if (cli.only_index) {
 		if (cli.verbose)
 			fprintf(stderr, "%s: vcd uses no index: nothing to do\n", cli.prog);
@@ -468,7 +468,7 @@ int tk_cmd_vcd(int argc, char **argv)
 		return TK_EXIT_FAIL;
 
 	int status = TK_EXIT_FAIL;
-	struct vcd v = {.cli = &cli, .timestamps = o.timestamps, .big_endian = cli.endian == 'b'};
+	struct vcd v = {.cli = &cli, .timestamps = o.timestamps, .big_endian = tk_cli_big_endian(&cli)};
 	struct held *held = NULL;
 	size_t nheld = 0, held_cap = 0;
 	FILE *fp = NULL;

@@ -26,6 +26,8 @@ struct tk_tarmac_parser {
 
 	/* The current line. */
 	uint64_t lineno, offset;
+	const char *line;	/* its text */
+	size_t line_len;
 	size_t nev;
 	tk_event ev[TK_TARMAC_MAX_EVENTS];
 	uint8_t val[TK_REG_MAX_BYTES];	/* register / contiguous memory data */
@@ -40,12 +42,21 @@ static inline tk_event *tk_tarmac_event(tk_tarmac_parser *p, tk_event_kind kind)
 {
 	tk_event *e = &p->ev[p->nev++];
 	e->kind = kind;
-	e->cpu = p->cpu;
+	e->context = p->cpu;
 	e->time = p->time;
 	e->line = p->lineno;
 	e->offset = p->offset;
+	e->raw = p->line;
+	e->raw_len = p->line_len;
 	return e;
 }
+
+/* The format's descriptor (tarmac_source.c). */
+extern const tk_source_format tk_format_tarmac;
+
+/* Forget the state carried between lines, as at the start of a file, but
+ * with this time and cpu in force (seeking to a line). */
+void tk_tarmac_parser_reset(tk_tarmac_parser *p, uint64_t time, uint32_t cpu);
 
 /* Record why the line is malformed; returns TK_ERR_PARSE. */
 int tk_tarmac_fail(tk_tarmac_parser *p, const char *fmt, ...)

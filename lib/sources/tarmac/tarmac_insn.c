@@ -156,8 +156,6 @@ int tk_tarmac_insn(tk_tarmac_parser *p, tk_lex *l, tk_tok type)
 	in.pc = pc;
 	in.executed = executed;
 	in.branch = TK_BR_UNKNOWN;
-	in.has_encoding = enc.known;
-	in.encoding = enc.value;
 
 	/* [state] [[mode] ':'] disassembly */
 	const char *save = l->p;
@@ -190,16 +188,18 @@ int tk_tarmac_insn(tk_tarmac_parser *p, tk_lex *l, tk_tok type)
 
 	if (in.isa == TK_ISA_UNKNOWN) {
 		/* No state letter.  Only Thumb has 16-bit encodings. */
-		if (p->opts.implicit_thumb || (in.has_encoding && enc.tok.n == 4))
+		if (p->opts.implicit_thumb || (enc.known && enc.tok.n == 4))
 			in.isa = TK_ISA_T32;
 		else
 			p->missing_state = true;
 	}
-	if (in.has_encoding && enc.tok.n != 8 && (in.isa == TK_ISA_A32 || in.isa == TK_ISA_A64))
+	if (enc.known && enc.tok.n != 8 && (in.isa == TK_ISA_A32 || in.isa == TK_ISA_A64))
 		return tk_tarmac_fail_tok(p, "instruction line: encoding", enc.tok,
 					  "is not 8 hex digits, as Arm and AArch64 ones are");
-	if (in.has_encoding)
+	if (enc.known) {
 		in.width = (uint8_t)(enc.tok.n / 2);
+		tk_insn_set_encoding(&in, enc.value, in.width);
+	}
 	else if (in.isa == TK_ISA_A32 || in.isa == TK_ISA_A64)
 		in.width = 4;
 	if (in.isa != TK_ISA_UNKNOWN)

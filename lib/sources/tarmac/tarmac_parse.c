@@ -26,6 +26,15 @@ static void copy_opts(tk_tarmac_opts *dst, const tk_tarmac_opts *src)
 	dst->size = sizeof *dst;
 }
 
+void tk_tarmac_parser_reset(tk_tarmac_parser *p, uint64_t time, uint32_t cpu)
+{
+	tk_tarmac_opts opts = p->opts;
+	memset(p, 0, sizeof *p);
+	p->opts = opts;
+	p->time = time;
+	p->cpu = cpu;
+}
+
 int tk_tarmac_parser_new(const tk_tarmac_opts *opts, tk_tarmac_parser **out)
 {
 	tk_tarmac_parser *p = calloc(1, sizeof *p);
@@ -189,6 +198,8 @@ static void text_event(tk_tarmac_parser *p, tk_tok type, const char *end)
 	e->u.text.kind_len = type.n;
 	e->u.text.text = type.s;
 	e->u.text.len = (size_t)(end - type.s);
+	/* "Tarmac Text Rev 3t": the file's header line. */
+	e->u.text.header = p->lineno == 1 && type.n == 6 && !memcmp(type.s, "Tarmac", 6);
 }
 
 /* Parse the rest of the line, given its type word. */
@@ -234,6 +245,8 @@ int tk_tarmac_parse_line(tk_tarmac_parser *p, const char *line, size_t len,
 	p->err[0] = 0;
 	p->lineno = lineno;
 	p->offset = offset;
+	p->line = line;
+	p->line_len = (size_t)(end - line);
 	p->ldst_prev = 0;
 	*events = p->ev;
 	*nevents = 0;

@@ -163,7 +163,26 @@ static int tarmac_next(tk_source *s, tk_event *ev)
 			return rc;
 	}
 	*ev = ts->evs[ts->iev++];
+	if (ev->kind == TK_EV_INSN && s->info.isa == TK_ISA_UNKNOWN)
+		s->info.isa = ev->u.insn.isa;
 	return 1;
+}
+
+static int tarmac_seek(tk_source *s, const tk_seek_point *at)
+{
+	tarmac_source *ts = (tarmac_source *)s;
+	if (at->line == 0 || (s->size && at->offset > s->size))
+		return TK_ERR_INVAL;
+	int rc = tk_linereader_seek(&ts->lr, at->offset);
+	if (rc < 0)
+		return rc;
+	tk_tarmac_parser_reset(ts->parser, at->time, at->context);
+	ts->lineno = at->line - 1;
+	ts->iev = ts->nev = 0;
+	ts->sticky = 0;
+	ts->sniffed = at->offset > 0;	/* the start is sniffed again */
+	s->pos = at->offset;
+	return 0;
 }
 
 static void tarmac_free(tk_source *s)
@@ -175,18 +194,27 @@ static void tarmac_free(tk_source *s)
 	tk_tarmac_parser_free(ts->parser);
 }
 
-static const tk_source_ops tarmac_ops = {"tarmac", tarmac_next, tarmac_free};
+static const tk_source_ops tarmac_ops = {tarmac_next, tarmac_free, tarmac_seek};
 
 static int make_source(int fd, FILE *fp, bool own_fd, const char *name,
-		       const tk_tarmac_opts *opts, tk_source **out)
+		       const tk_tarmac_opts *opts, const tk_source_spec *spec,
+		       tk_source **out)
 {
 	tarmac_source *ts = calloc(1, sizeof *ts);
 	if (!ts)
 		return TK_ERR_NOMEM;
 	ts->own_fd = own_fd;
 	ts->lr.fd = -1;
-	int rc = tk_source_init(&ts->base, &tarmac_ops, name, opts ? opts->diag : NULL,
-				opts ? opts->diag_ctx : NULL);
+	tk_source_spec diag_only;
+	if (!spec) {
+		tk_source_spec_init(&diag_only);
+		diag_only.diag = opts ? opts->diag : NULL;
+		diag_only.diag_ctx = opts ? opts->diag_ctx : NULL;
+		spec = &diag_only;
+	}
+	int rc = tk_source_init(&ts->base, &tarmac_ops, &tk_format_tarmac, name, spec);
+	if (rc == 0)
+		rc = tk_source_set_options(&ts->base, spec);
 	if (rc == 0)
 		rc = tk_tarmac_parser_new(opts, &ts->parser);
 	if (rc == 0)
@@ -196,18 +224,24 @@ static int make_source(int fd, FILE *fp, bool own_fd, const char *name,
 		tk_source_free(&ts->base);
 		return rc;
 	}
+	ts->base.info.big_endian = ts->parser->opts.big_endian;
 	struct stat sb;
 	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
 		ts->base.size = (uint64_t)sb.st_size;
+	else
+		ts->base.info.caps &= ~(unsigned)TK_CAP_SEEK;
+	if (fp)
+		ts->base.info.caps &= ~(unsigned)TK_CAP_SEEK;
 	*out = &ts->base;
 	return 0;
 }
 
-int tk_tarmac_open(const char *path, const tk_tarmac_opts *opts, tk_source **out)
+static int open_path(const char *path, const tk_tarmac_opts *opts, const tk_source_spec *spec,
+		     tk_source **out)
 {
 	*out = NULL;
 	if (strcmp(path, "-") == 0)
-		return make_source(STDIN_FILENO, NULL, false, "<stdin>", opts, out);
+		return make_source(STDIN_FILENO, NULL, false, "<stdin>", opts, spec, out);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return TK_ERR_OPEN;
@@ -220,7 +254,7 @@ int tk_tarmac_open(const char *path, const tk_tarmac_opts *opts, tk_source **out
 #ifdef POSIX_FADV_SEQUENTIAL
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-	int rc = make_source(fd, NULL, true, path, opts, out);
+	int rc = make_source(fd, NULL, true, path, opts, spec, out);
 	if (rc < 0) {
 		int e = errno;
 		close(fd);
@@ -229,9 +263,114 @@ int tk_tarmac_open(const char *path, const tk_tarmac_opts *opts, tk_source **out
 	return rc;
 }
 
+int tk_tarmac_open(const char *path, const tk_tarmac_opts *opts, tk_source **out)
+{
+	return open_path(path, opts, NULL, out);
+}
+
 int tk_tarmac_open_stream(FILE *fp, const char *name, const tk_tarmac_opts *opts,
 			  tk_source **out)
 {
 	*out = NULL;
-	return make_source(fileno(fp), fp, false, name ? name : "<stream>", opts, out);
+	return make_source(fileno(fp), fp, false, name ? name : "<stream>", opts, NULL, out);
 }
+
+/* ---- the format: options, detection, opening through the registry ---- */
+
+static const tk_source_option tarmac_options[] = {
+	{"implicit-thumb", NULL, "instruction lines without a state letter are Thumb", true},
+	{"li", NULL, "the traced CPU is little-endian (default)", false},
+	{"bi", NULL, "the traced CPU is big-endian", true},
+	{NULL, NULL, NULL, false},
+};
+
+/* The Tarmac options of a spec (the last of --li / --bi wins). */
+static void opts_from_spec(const tk_source_spec *spec, tk_tarmac_opts *o)
+{
+	tk_tarmac_opts_init(o);
+	o->implicit_thumb = tk_source_spec_get(spec, "implicit-thumb") != NULL;
+	for (size_t i = 0; spec && i < spec->nopts; i++) {
+		if (!strcmp(spec->opts[i].name, "bi"))
+			o->big_endian = true;
+		else if (!strcmp(spec->opts[i].name, "li"))
+			o->big_endian = false;
+	}
+	o->diag = spec ? spec->diag : NULL;
+	o->diag_ctx = spec ? spec->diag_ctx : NULL;
+}
+
+static int format_open(const char *path, const tk_source_spec *spec, tk_source **out)
+{
+	tk_tarmac_opts o;
+	opts_from_spec(spec, &o);
+	return open_path(path, &o, spec, out);
+}
+
+static int format_open_stream(int fd, const uint8_t *head, size_t len, const char *name,
+			      const tk_source_spec *spec, tk_source **out)
+{
+	tk_tarmac_opts o;
+	opts_from_spec(spec, &o);
+	int rc = make_source(fd, NULL, false, name, &o, spec, out);
+	if (rc == 0 && (rc = tk_linereader_prime(&((tarmac_source *)*out)->lr, head, len)) < 0) {
+		tk_source_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+/* Does a line start like a Tarmac line: [timestamp [unit]] [cpuN] TYPE? */
+static bool looks_tarmac(const char *s, const char *end)
+{
+	static const char *const types[] = {"IT", "IS", "ES", "R", "MR", "MW", "LD", "ST",
+					    "BR", "E", "Tarmac"};
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	for (int word = 0; word < 4 && s < end; word++) {
+		const char *w = s;
+		while (s < end && *s != ' ' && *s != '\t')
+			s++;
+		size_t n = (size_t)(s - w);
+		for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+			if (n == strlen(types[i]) && !memcmp(w, types[i], n))
+				return true;
+		if (n > 2 && w[0] == 'M' && (w[1] == 'R' || w[1] == 'W'))
+			return true;	/* MR4, MW8X... */
+		while (s < end && (*s == ' ' || *s == '\t'))
+			s++;
+	}
+	return false;
+}
+
+/* Any text is read as Tarmac, as the last resort (the source then says
+ * precisely why binary data is not a trace); lines that look like Tarmac
+ * make it sure. */
+static int tarmac_probe(const uint8_t *head, size_t len, const char *path)
+{
+	(void)path;
+	const char *s = (const char *)head, *end = s + len;
+	for (int lines = 0; s < end && lines < 32; lines++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *e = nl ? nl : end;
+		if (looks_tarmac(s, e))
+			return 60;
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	return 1;
+}
+
+const tk_source_format tk_format_tarmac = {
+	.name = "tarmac",
+	.summary = "Arm Tarmac text trace (Fast Models, RTL simulators, tracekit record)",
+	.detection = "text lines of Tarmac records (IT/IS/ES instructions, R registers, "
+		     "MR/MW/LD/ST memory); any other text is read as Tarmac too",
+	.caps = TK_CAP_INSNS | TK_CAP_REGS | TK_CAP_MEM | TK_CAP_MEM_VALUES | TK_CAP_CONTEXTS |
+		TK_CAP_TEXT | TK_CAP_SEEK,
+	.time_unit = TK_TIME_TICKS,
+	.options = tarmac_options,
+	.probe = tarmac_probe,
+	.open = format_open,
+	.open_stream = format_open_stream,
+};

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tracekit: the call tree for the report commands: from a usable index,
+ * or by streaming the trace through the call detector; --context keeps
+ * one context. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_index.h"
+
+/* A sink that passes on only the calls of one context. */
+typedef struct context_filter {
+	const tk_calls_sink *next;
+	uint32_t context;
+	bool found;
+} context_filter;
+
+static int filter_confirm(void *ctx, const tk_call *call, uint32_t children, uint32_t *out)
+{
+	context_filter *f = ctx;
+	if (call->context != f->context) {
+		*out = TK_CALL_NONE;
+		return 0;
+	}
+	return f->next->confirm(f->next->ctx, call, children, out);
+}
+
+static int filter_join(void *ctx, uint32_t a, uint32_t b, uint32_t *out)
+{
+	context_filter *f = ctx;
+	if (a == TK_CALL_NONE || b == TK_CALL_NONE) {
+		*out = a == TK_CALL_NONE ? b : a;
+		return 0;
+	}
+	return f->next->join(f->next->ctx, a, b, out);
+}
+
+static int filter_finish(void *ctx, const tk_call *root, uint32_t children)
+{
+	context_filter *f = ctx;
+	if (root->context != f->context)
+		return 0;
+	f->found = true;
+	return f->next->finish(f->next->ctx, root, children);
+}
+
+/* The call tree from a valid index: TK_ST_OK with *out, TK_ST_OK with
+ * *out NULL to stream instead, TK_ST_DONE after --only-index, TK_ST_FAIL. */
+static tk_status from_index(tk_cli *cli, tk_calltree **out)
+{
+	*out = NULL;
+	/* The heuristic's explanations come from running it: stream. */
+	if (tk_cli_debug(cli, "call_heuristics") && !cli->force_index && !cli->only_index)
+		return TK_ST_OK;
+	tk_index *idx;
+	tk_status st = tk_cli_open_index(cli, false, &idx);
+	if (st != TK_ST_OK || !idx)
+		return st;
+	if (cli->only_index) {
+		tk_index_free(idx);
+		return TK_ST_DONE;
+	}
+	int rc = tk_index_count(idx) ? tk_index_calltree_copy(idx, out) : 0;
+	tk_index_free(idx);
+	if (rc < 0) {
+		tk_cli_error(cli, "%s", tk_strerror(rc));
+		return TK_ST_FAIL;
+	}
+	if (!*out) {
+		tk_cli_error(cli, "%s: no instructions found in the trace", cli->trace);
+		return TK_ST_FAIL;
+	}
+	return TK_ST_OK;
+}
+
+/* Stream the trace through the detector. */
+static tk_status from_trace(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out)
+{
+	tk_source *src;
+	tk_status st = tk_cli_open_trace(cli, &src);
+	if (st != TK_ST_OK)
+		return st;
+	tk_source_info si = {.size = sizeof si};
+	tk_source_get_info(src, &si);
+	tk_calls_opts co;
+	tk_calls_opts_init(&co);
+	if (tk_cli_debug(cli, "call_heuristics"))
+		co.debug = tk_cli_print_calls_debug;
+	co.sink = sink;
+	co.steps = tk_source_info_func_steps(&si) ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
+	tk_calls *calls;
+	int rc = tk_calls_new(&co, &calls);
+	if (rc < 0) {
+		tk_cli_error(cli, "%s", tk_strerror(rc));
+		tk_source_free(src);
+		return TK_ST_FAIL;
+	}
+	tk_event ev;
+	int read_rc;		/* tk_cli_next prints its own errors */
+	rc = 0;
+	while ((read_rc = tk_cli_next(cli, src, &ev)) > 0)
+		if ((rc = tk_calls_feed(calls, &ev)) < 0)
+			break;
+	bool reported = read_rc < 0;
+	if (reported)
+		rc = read_rc;
+	tk_cli_close_trace(cli, src);
+	if (rc == 0)
+		rc = tk_calls_finish(calls, out);
+	tk_calls_free(calls);
+	if (rc < 0) {
+		if (!reported)
+			tk_cli_error(cli, "%s", tk_strerror(rc));
+		return TK_ST_FAIL;
+	}
+	return TK_ST_OK;
+}
+
+tk_status tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out)
+{
+	*out = NULL;
+	context_filter filter = {sink, (uint32_t)cli->context, false};
+	tk_calls_sink filtered = {&filter, filter_confirm, filter_join, filter_finish};
+	if (sink && cli->context >= 0)
+		sink = &filtered;
+
+	tk_calltree *tree;
+	tk_status st = from_index(cli, &tree);
+	if (st != TK_ST_OK)
+		return st;
+	if (tree) {
+		if (sink) {
+			int rc = tk_calltree_replay(tree, sink);
+			tk_calltree_free(tree);
+			if (rc < 0) {
+				tk_cli_error(cli, "%s", tk_strerror(rc));
+				return TK_ST_FAIL;
+			}
+		} else {
+			*out = tree;
+		}
+	} else if ((st = from_trace(cli, sink, out)) != TK_ST_OK) {
+		return st;
+	}
+
+	if (cli->context >= 0) {
+		bool found = sink ? filter.found
+				  : tk_calltree_keep_context(*out, (uint32_t)cli->context) == 0;
+		if (!found) {
+			tk_cli_error(cli, "%s: no context %lld in the trace", cli->trace,
+				     (long long)cli->context);
+			tk_calltree_free(*out);
+			*out = NULL;
+			return TK_ST_FAIL;
+		}
+	}
+	if (!sink && (*out)->count == 0) {
+		tk_cli_error(cli, "%s: no instructions found in the trace", cli->trace);
+		tk_calltree_free(*out);
+		*out = NULL;
+		return TK_ST_FAIL;
+	}
+	return TK_ST_OK;
+}
