@@ -203,8 +203,8 @@ void tk_insn_set_encoding(tk_insn *in, uint64_t value, unsigned nbytes);
 /* tk_event_copy() flags */
 enum {
 	/* Leave out what only people read (mode, disassembly, register names
-	 * as written, raw text, text lines, function names, value types, gap
-	 * messages):
+	 * as written, raw text, text lines, value types, gap messages; function
+	 * names stay):
 	 * for consumers that keep many events and need only their data. */
 	TK_COPY_DATA_ONLY = 1u << 0,
 };

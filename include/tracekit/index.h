@@ -225,6 +225,10 @@ typedef struct tk_index_info {
 /* Errors: TK_ERR_INVAL (info->size too small). */
 int tk_index_get_info(const tk_index *idx, tk_index_info *info);
 
+/* The name the trace itself gives the function at addr (function-level
+ * sources name their functions), or NULL. */
+const char *tk_index_func_name(const tk_index *idx, uint64_t addr);
+
 /* ------------------------------------------------------------------ */
 /* Positions                                                           */
 /* ------------------------------------------------------------------ */

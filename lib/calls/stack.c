@@ -272,6 +272,10 @@ int tk_stack_finish(tk_calls *c, tk_cctx *x)
 		root.entry.line = x->text_line;
 		root.entry.offset = x->text_offset;
 	}
+	/* A trace of function events: the root is the whole trace, in no
+	 * function (its first event is a call of the outermost one). */
+	if (c->func_steps)
+		root.entry.pc = root.exit.pc = 0;
 	rc = c->sink.finish(c->sink.ctx, &root, s->root_forest);
 	return rc < 0 ? (c->error = rc) : 0;
 }

@@ -116,8 +116,7 @@ static size_t strings_size(const tk_event *ev, unsigned flags)
 		break;
 	case TK_EV_CALL:
 	case TK_EV_RETURN:
-		if (all)
-			n += ev->u.func.name_len;
+		n += ev->u.func.name_len;
 		for (uint32_t i = 0; i < ev->u.func.nvalues; i++)
 			n += ev->u.func.values[i].size + (all ? ev->u.func.values[i].type_len : 0);
 		break;
@@ -209,12 +208,7 @@ tk_event *tk_event_copy_into(const tk_event *ev, unsigned flags, void *buf, size
 		break;
 	case TK_EV_CALL:
 	case TK_EV_RETURN:
-		if (all) {
-			e->u.func.name = keep(&a, ev->u.func.name, ev->u.func.name_len);
-		} else {
-			e->u.func.name = NULL;
-			e->u.func.name_len = 0;
-		}
+		e->u.func.name = keep(&a, ev->u.func.name, ev->u.func.name_len);
 		for (uint32_t i = 0; i < ev->u.func.nvalues; i++) {
 			const tk_value *v = &ev->u.func.values[i];
 			vals[i] = *v;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "tracekit/namemap.h"
 #include "index_build.h"
 #include "tracekit/calls.h"
 
@@ -54,6 +55,7 @@ typedef struct ixb {
 
 	tk_ixmem *mem;
 	tk_calls *calls;
+	tk_namemap names;	/* function names from the trace */
 
 	uint64_t lines, reg_updates, mem_accesses, semihost, regseen[3];
 } ixb;
@@ -435,7 +437,9 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 			break;
 		case TK_EV_CALL:
 		case TK_EV_RETURN:
-			if (b->func_steps) {
+			err = tk_namemap_add(&b->names, ev.u.func.addr, ev.u.func.name,
+					     ev.u.func.name_len);
+			if (!err && b->func_steps) {
 				tk_insn fn = {.pc = ev.u.func.addr, .executed = true};
 				err = on_step(b, &ev, &fn, ev.kind == TK_EV_CALL ? 1 : 2);
 			}
@@ -483,6 +487,8 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	if ((err = tk_calls_finish(b->calls, &tree)) || (err = tk_idx_calls_write(w, tree)))
 		goto out;
 
+	if ((err = tk_idx_names_write(w, &b->names)))
+		goto out;
 	tk_source_get_info(src, &si);	/* the isa is known now */
 	if ((err = tk_ixw_begin(w, TK_SEC_SOURCE)) ||
 	    (err = tk_ixw_write(w, si.format, strlen(si.format) + 1)) ||
@@ -538,6 +544,7 @@ out:
 		tk_ixw_abort(w);
 	tk_calltree_free(tree);
 	tk_calls_free(b->calls);
+	tk_namemap_fini(&b->names);
 	tk_ixmem_free(b->mem);
 	tk_spill_free(&b->dir);
 	tk_spill_free(&b->blooms);

@@ -75,7 +75,8 @@ enum {
 	TK_SEC_CHUNKDIR = 7,	/* TK_CHUNK_ENTRY bytes per chunk */
 	TK_SEC_CALLS = 8,	/* the call tree */
 	TK_SEC_SOURCE = 9,	/* format, NUL, options, NUL, context name (v3) */
-	TK_SEC_COUNT_ = 10
+	TK_SEC_NAMES = 10,	/* function names the trace gives (v3) */
+	TK_SEC_COUNT_ = 11
 };
 
 /* Instructions per block (register checkpoint interval). */
@@ -277,6 +278,9 @@ struct tk_index {
 	uint32_t caps, time_unit, isa;
 	uint64_t fingerprint;
 	char *format, *options, *context_name;	/* from SOURCE */
+	uint64_t *name_addrs;	/* from NAMES, sorted */
+	char **names;
+	size_t nnames;
 
 	const uint8_t *blocks;
 	uint64_t blocks_len;
@@ -400,6 +404,13 @@ static inline uint64_t tk_mask_range(unsigned off, unsigned len)
 /* The trace's content fingerprint: a hash of its size and of its first and
  * last 64 KiB (index_hash.c).  Errors: TK_ERR_OPEN, TK_ERR_IO. */
 int tk_idx_fingerprint(const char *trace_path, uint64_t *out);
+
+/* The NAMES section: write the map's entries; decode into idx
+ * (index_names.c). */
+typedef struct tk_ixw tk_ixw;
+typedef struct tk_namemap tk_namemap;
+int tk_idx_names_write(tk_ixw *w, const tk_namemap *m);
+int tk_idx_names_decode(tk_index *idx, const uint8_t *p, uint64_t len);
 
 /* The call tree section (index_calls.c). */
 int tk_idx_calls_decode(tk_index *idx, const uint8_t *p, uint64_t len);

@@ -169,6 +169,9 @@ static int check(tk_index *idx)
 	idx->context_name = dup_n(z2 + 1, (size_t)(se - z2 - 1));
 	if (!idx->format || !idx->options || !idx->context_name)
 		return TK_ERR_NOMEM;
+	int err = tk_idx_names_decode(idx, sec[TK_SEC_NAMES], len[TK_SEC_NAMES]);
+	if (err)
+		return err;
 	return tk_idx_calls_decode(idx, sec[TK_SEC_CALLS], len[TK_SEC_CALLS]);
 }
 
@@ -238,6 +241,10 @@ void tk_index_free(tk_index *idx)
 	free(idx->format);
 	free(idx->options);
 	free(idx->context_name);
+	for (size_t i = 0; i < idx->nnames; i++)
+		free(idx->names[i]);
+	free(idx->names);
+	free(idx->name_addrs);
 	free(idx->path);
 	free(idx);
 }

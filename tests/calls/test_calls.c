@@ -550,7 +550,7 @@ static void test_func_events(void)
 	ev.u.func.addr = 0x100;		/* closes 0x300 (it never returned), then 0x100 */
 	feed(&s, &ev);
 	tk_calltree *t;
-	CHECK_STR(finish(&s, &t), "(100 (100 (200) (300)))");
+	CHECK_STR(finish(&s, &t), "(0 (100 (200) (300)))");
 	CHECK(t->count == 4 && (t->calls[3].flags & TK_CALL_UNWOUND) &&
 	      !(t->calls[1].flags & TK_CALL_UNWOUND) && (t->calls[1].flags & TK_CALL_FIRM));
 	CHECK_EQ(t->calls[3].exit.line, t->calls[1].exit.line);
@@ -577,7 +577,7 @@ static void test_func_unreturned(void)
 	func(&s, TK_EV_RETURN, 0, 0x200);
 	func(&s, TK_EV_CALL, 0, 0x300);
 	tk_calltree *t;
-	CHECK_STR(finish(&s, &t), "(100 (100 (200) (300)))");
+	CHECK_STR(finish(&s, &t), "(0 (100 (200) (300)))");
 	CHECK_EQ(t->count, 4);
 	CHECK_EQ(t->nroots, 1);
 	/* the root: the first step to the last, in trace time and steps */
@@ -607,7 +607,7 @@ static void test_func_contexts(void)
 	func(&s, TK_EV_RETURN, 3, 0x600);
 	func(&s, TK_EV_RETURN, 3, 0x500);
 	tk_calltree *t;
-	CHECK_STR(finish(&s, &t), "(100 (100 (200))) (500 (500 (600)))");
+	CHECK_STR(finish(&s, &t), "(0 (100 (200))) (0 (500 (600)))");
 	CHECK_EQ(t->nroots, 2);
 	CHECK_EQ(t->calls[0].context, 7);
 	CHECK_EQ(t->calls[3].context, 3);

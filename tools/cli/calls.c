@@ -61,6 +61,13 @@ static tk_status from_index(tk_cli *cli, tk_calltree **out)
 		return TK_ST_DONE;
 	}
 	int rc = tk_index_count(idx) ? tk_index_calltree_copy(idx, out) : 0;
+	/* the names the trace gives its functions */
+	for (uint32_t i = 0; rc == 0 && *out && i < (*out)->count; i++) {
+		const char *name = tk_index_func_name(idx, (*out)->calls[i].entry.pc);
+		if (name)
+			rc = tk_namemap_add(&cli->names, (*out)->calls[i].entry.pc, name,
+					    strlen(name));
+	}
 	tk_index_free(idx);
 	if (rc < 0) {
 		tk_cli_error(cli, "%s", tk_strerror(rc));

@@ -404,7 +404,7 @@ tk_status tk_cli_load_image(tk_cli *cli)
 const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr)
 {
 	const tk_symbol *s = tk_symtab_at(cli->symtab, addr);
-	return s ? s->name : NULL;
+	return s ? s->name : tk_namemap_get(&cli->names, addr);
 }
 
 /* ---- the trace ------------------------------------------------------------ */
@@ -454,6 +454,11 @@ int tk_cli_next(tk_cli *cli, tk_source *src, tk_event *ev)
 	if (rc < 0) {
 		tk_cli_error(cli, "%s: %s", cli->trace, tk_strerror(rc));
 		return rc;
+	}
+	if (rc > 0 && (ev->kind == TK_EV_CALL || ev->kind == TK_EV_RETURN) && ev->u.func.name &&
+	    tk_namemap_add(&cli->names, ev->u.func.addr, ev->u.func.name, ev->u.func.name_len) < 0) {
+		tk_cli_error(cli, "out of memory");
+		return TK_ERR_NOMEM;
 	}
 	if (cli->progress && ++counter >= 65536) {
 		counter = 0;

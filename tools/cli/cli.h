@@ -20,6 +20,7 @@
 
 #include "tracekit/calls.h"
 #include "tracekit/error.h"
+#include "tracekit/namemap.h"
 #include "tracekit/source.h"
 #include "tracekit/symbols.h"
 
@@ -116,6 +117,7 @@ struct tk_cli {
 	const char *debug;	/* --debug=LIST, e.g. "call_heuristics" */
 
 	tk_symtab *symtab;	/* loaded by tk_cli_load_image, or NULL */
+	tk_namemap names;	/* function names the trace gives (function events) */
 	uint64_t warnings;	/* diagnostics printed (and suppressed) */
 	tk_cli_trace_info tinfo;
 };
@@ -183,7 +185,8 @@ void tk_cli_discard_output(tk_cli *cli, FILE *fp);
  */
 tk_status tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out);
 
-/* "name" for a function address with --image, else NULL. */
+/* The name of the function at addr: from --image, else the name the trace
+ * gives it (function-level traces), else NULL. */
 const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr);
 
 

@@ -210,7 +210,10 @@ int tk_cmd_flamegraph(int argc, char **argv)
 		fprintf(stderr, "%s: the trace's timestamps do not advance: counting instructions\n",
 			cli.prog);
 
-	/* Names of the frames (those merged away get one too: harmless). */
+	/* Names of the frames (those merged away get one too: harmless).
+	 * With several contexts, each stack starts with its context: a root
+	 * frame is named "cpu1;NAME". */
+	bool several = f[root].next_sibling != TK_CALL_NONE;
 	names = calloc(nframes, sizeof *names);
 	if (!names)
 		goto nomem;
@@ -223,6 +226,15 @@ int tk_cmd_flamegraph(int argc, char **argv)
 		}
 		if (!(names[i] = strdup(sym)))
 			goto nomem;
+	}
+	for (uint32_t r = root; several && r != TK_CALL_NONE; r = f[r].next_sibling) {
+		size_t n = strlen(cli.tinfo.context_name) + strlen(names[r]) + 16;
+		char *s = malloc(n);
+		if (!s)
+			goto nomem;
+		snprintf(s, n, "%s%u;%s", cli.tinfo.context_name, f[r].context, names[r]);
+		free(names[r]);
+		names[r] = s;
 	}
 
 	FILE *fp = tk_cli_open_output(&cli);
@@ -238,9 +250,36 @@ int tk_cmd_flamegraph(int argc, char **argv)
 			.unit = insns ? "instructions" : "time units",
 			.insns = insns,
 		};
-		rc = tk_flamegraph_svg(fp, f, root, (const char *const *)names, &so);
+		if (several) {
+			/* one picture: the contexts side by side under "all" */
+			tk_stack_frame *all = malloc((nframes + 1) * sizeof *all);
+			char **allnames = malloc((nframes + 1) * sizeof *allnames);
+			rc = all && allnames ? 0 : TK_ERR_NOMEM;
+			if (rc == 0) {
+				memcpy(all, f, nframes * sizeof *all);
+				memcpy(allnames, names, nframes * sizeof *allnames);
+				tk_stack_frame *t = &all[nframes];
+				memset(t, 0, sizeof *t);
+				t->calls = 1;
+				t->first_child = root;
+				t->next_sibling = TK_CALL_NONE;
+				for (uint32_t r = root; r != TK_CALL_NONE; r = f[r].next_sibling) {
+					t->total_time += f[r].total_time;
+					t->total_insns += f[r].total_insns;
+				}
+				allnames[nframes] = "all";
+				rc = tk_flamegraph_svg(fp, all, nframes,
+						       (const char *const *)allnames, &so);
+			}
+			free(all);
+			free(allnames);
+		} else {
+			rc = tk_flamegraph_svg(fp, f, root, (const char *const *)names, &so);
+		}
 	} else {
-		rc = write_folded(fp, f, root, (const char *const *)names, insns);
+		rc = 0;
+		for (uint32_t r = root; rc == 0 && r != TK_CALL_NONE; r = f[r].next_sibling)
+			rc = write_folded(fp, f, r, (const char *const *)names, insns);
 	}
 	if (rc < 0) {
 		/* Not close_output: that would rename the half-written
