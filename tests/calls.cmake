@@ -9,7 +9,7 @@ target_link_libraries(test_calls PRIVATE tracekit)
 add_test(NAME calls.unit COMMAND test_calls)
 
 foreach(case calltree32 calltree64 seed_example quicksort callinfo profile
-             flamegraph aliases debug aarch32_w_regs cbnz_entry deep_recursion demangle
+             flamegraph aliases debug aarch32_w_regs cbnz_entry deep_recursion demangle multicpu
              flamegraph_oom_output flamegraph_svg_control_chars)
   add_test(NAME calls.${case}
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calls/e2e.sh ${case})

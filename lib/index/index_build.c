@@ -516,7 +516,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	}
 	tk_put64(hdr + TK_H_LINES, b->lines);
 	tk_put64(hdr + TK_H_INSNS, b->ninsn);
-	tk_put64(hdr + TK_H_CALLS, tree->count ? tree->count - 1 : 0);
+	tk_put64(hdr + TK_H_CALLS, tree->count - tree->nroots);
 	tk_put64(hdr + TK_H_REG_UPDATES, b->reg_updates);
 	tk_put64(hdr + TK_H_MEM_ACCESSES, b->mem_accesses);
 	tk_put64(hdr + TK_H_MEM_TOUCHED, touched);

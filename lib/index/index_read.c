@@ -281,7 +281,7 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info)
 	info->trace_size = idx->trace_size;
 	info->lines = idx->lines;
 	info->instructions = idx->ninsn;
-	info->calls = idx->tree.count ? idx->tree.count - 1 : 0;
+	info->calls = idx->tree.count - idx->tree.nroots;
 	info->reg_updates = idx->reg_updates;
 	info->mem_accesses = idx->mem_accesses;
 	for (int i = 0; i < 3; i++)

@@ -251,6 +251,42 @@ TRACE
 	rm -f "$work/w32.$$.tarmac"
 }
 
+case_multicpu() {
+	# tests/calls/data/multicpu.tarmac: two CPUs' lines interleaved.  cpu0:
+	# BL at 0x8000 to 0x8100, which pushes {r4,lr} (sp 0x10000 -> 0xfff8),
+	# calls 0x814c (BL at 0x8104; BX lr back to 0x8108) and returns by
+	# POP {r4,pc} to 0x8004.  cpu1: BL at 0x9000 to a leaf at 0x9100
+	# returning by BX lr to 0x9004.  Each CPU has its own lr and sp (cpu1's
+	# BL writes r14 between cpu0's instructions), its own call stack and its
+	# own tree, each root spanning that CPU's instructions.  Both paths.
+	want="cpu0:
+o t:1 l:3 pc:0x8000 - t:6 l:18 pc:0x8004 :
+  - t:1 l:3 pc:0x8000 - t:6 l:18 pc:0x8004
+    o t:2 l:7 pc:0x8100 - t:5 l:15 pc:0x8108 :
+      - t:3 l:10 pc:0x8104 - t:5 l:15 pc:0x8108
+        o t:4 l:13 pc:0x814c - t:4 l:13 pc:0x814c :
+cpu1:
+o t:1 l:5 pc:0x9000 - t:5 l:17 pc:0x9008 :
+  - t:1 l:5 pc:0x9000 - t:4 l:14 pc:0x9004
+    o t:2 l:9 pc:0x9100 - t:3 l:12 pc:0x9104 :"
+	cp "$here/data/multicpu.tarmac" "$work/multicpu.tarmac"
+	rm -f "$work/multicpu.tarmac.index"
+	same multicpu.stream "$("$bin" calltree --no-index "$work/multicpu.tarmac")" "$want"
+	same multicpu.indexed "$("$bin" calltree --force-index "$work/multicpu.tarmac")" "$want"
+	same multicpu.context1 "$("$bin" calltree --context=1 "$work/multicpu.tarmac")" \
+		"$(printf '%s\n' "$want" | tail -n 3)"
+	same multicpu.profile "$("$bin" profile "$work/multicpu.tarmac")" "Address     Count       Time        Function name
+0x8000      1           5
+0x8100      1           3
+0x814c      1           0
+0x9000      1           4
+0x9100      1           1"
+	"$bin" calltree --context=7 "$work/multicpu.tarmac" >/dev/null 2>"$work/err.$$" &&
+		fail "multicpu: --context=7 accepted"
+	grep -q "no context 7 in the trace" "$work/err.$$" || fail "multicpu: $(cat "$work/err.$$")"
+	rm -f "$work/err.$$" "$work/multicpu.tarmac" "$work/multicpu.tarmac.index"
+}
+
 case_cbnz_entry() {
 	# tests/calls/data/cbnz-entry.tarmac: a recursive A64 function at
 	# 0x1000, called from 0x1024, that starts with CBNZ (taken while n > 0).

@@ -62,7 +62,8 @@ summary)
 		"$TK_BIN" index --index="$TK_WORK/q.index" "$TK_TRACES/quicksort.tarmac" |
 			grep -v -e '^build time' -e '^open time' -e '^trace:' -e '^index:'
 	}
-	expect "lines:             4322
+	expect "format:            tarmac (instructions,registers,memory,memory-values,contexts,text,seek)
+lines:             4322
 instructions:      2044
 calls:             28
 registers seen:    65

@@ -293,18 +293,41 @@ static int q_calls(void)
 		       (int)(2 * c->depth), "", i, (unsigned long long)cp.entry,
 		       (unsigned long long)c->entry.line, (unsigned long long)c->entry.pc,
 		       (unsigned long long)cp.exit, (unsigned long long)c->exit.line);
-		if (i)
+		if (c->parent != TK_CALL_NONE)
 			printf("; call pos %llu, resume pos %llu", (unsigned long long)cp.call,
 			       (unsigned long long)cp.resume);
+		else if (t->nroots > 1)
+			printf("; %s %u", cli.tinfo.context_name, c->context);
+		if (c->flags & TK_CALL_UNRETURNED)
+			printf("; never returned");
+		if (c->flags & TK_CALL_UNWOUND)
+			printf("; unwound");
 		printf("\n");
 	}
 	return TK_EXIT_OK;
+}
+
+/* A query the trace has no data for: say so (exit 1). */
+static int no_data(const char *what)
+{
+	tk_cli_error(&cli, "%s: the trace has no %s (a %s trace: see 'tracekit formats')",
+		     cli.trace, what, cli.tinfo.format);
+	return TK_EXIT_FAIL;
 }
 
 static int run(char **a, int n)
 {
 	uint64_t pos, v;
 	const char *q = a[0];
+	bool regq = !strcmp(q, "regs") || !strcmp(q, "reg");
+	bool memq = !strcmp(q, "mem") || !strcmp(q, "changes");
+	bool histq = !strcmp(q, "history") || !strcmp(q, "prev-write") || !strcmp(q, "next-write");
+	if (regq && !(cli.tinfo.caps & TK_CAP_REGS))
+		return no_data("register values");
+	if (memq && !(cli.tinfo.caps & TK_CAP_MEM))
+		return no_data("memory accesses");
+	if (histq && !(cli.tinfo.caps & (TK_CAP_REGS | TK_CAP_MEM)))
+		return no_data("register or memory values");
 	if (!strcmp(q, "pos") && n == 2 && parse_at(a[1], &pos))
 		return q_pos(pos);
 	if (!strcmp(q, "regs") && n == 2 && parse_at(a[1], &pos))

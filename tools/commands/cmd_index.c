@@ -28,8 +28,9 @@ int tk_cmd_index(int argc, char **argv)
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	double t0 = now_ms();
 	tk_index *idx;
-	if (tk_cli_open_index(&cli, true, &idx))
-		return TK_EXIT_FAIL;
+	tk_status st = tk_cli_open_index(&cli, true, &idx);
+	if (st != TK_ST_OK)
+		return tk_cli_exit(st);
 	double t1 = now_ms();
 	if (cli.only_index || cli.quiet) {
 		tk_index_free(idx);
@@ -40,8 +41,16 @@ int tk_cmd_index(int argc, char **argv)
 	printf("trace:             %s (%llu bytes)\n", cli.trace, (unsigned long long)in.trace_size);
 	printf("index:             %s (%llu bytes, format version %u)\n", tk_index_path(idx),
 	       (unsigned long long)in.file_size, in.version);
+	char caps[256];
+	printf("format:            %s%s%s (%s)\n", in.format, *in.options ? ", --" : "",
+	       in.options, tk_caps_string(in.caps, caps, sizeof caps));
 	printf("lines:             %llu\n", (unsigned long long)in.lines);
-	printf("instructions:      %llu\n", (unsigned long long)in.instructions);
+	if (in.func_steps)
+		printf("function events:   %llu\n", (unsigned long long)in.instructions);
+	else
+		printf("instructions:      %llu\n", (unsigned long long)in.instructions);
+	if (in.contexts > 1)
+		printf("contexts:          %u (%ss)\n", in.contexts, in.context_name);
 	printf("calls:             %llu\n", (unsigned long long)in.calls);
 	printf("registers seen:    %u\n", in.regs_seen);
 	printf("register updates:  %llu\n", (unsigned long long)in.reg_updates);

@@ -466,6 +466,13 @@ int tk_cmd_vcd(int argc, char **argv)
 	tk_source *src;
 	if (tk_cli_open_trace(&cli, &src))
 		return TK_EXIT_FAIL;
+	if (!(cli.tinfo.caps & TK_CAP_REGS) || !(cli.tinfo.caps & TK_CAP_INSNS)) {
+		tk_cli_error(&cli, "%s: a %s trace has no %s: nothing to write as a VCD "
+			     "(see 'tracekit formats')", cli.trace, cli.tinfo.format,
+			     cli.tinfo.caps & TK_CAP_INSNS ? "register values" : "instructions");
+		tk_source_free(src);
+		return TK_EXIT_FAIL;
+	}
 
 	int status = TK_EXIT_FAIL;
 	struct vcd v = {.cli = &cli, .timestamps = o.timestamps, .big_endian = tk_cli_big_endian(&cli)};
