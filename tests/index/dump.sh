@@ -76,7 +76,7 @@ byte order:        little-endian (--li)" summary
 	# the alias behaves the same
 	ln -sf "$TK_BIN" "$TK_WORK/tarmac-index"
 	expect "instructions:      4" sh -c "'$TK_WORK/tarmac-index' --index='$TK_WORK/i.index' \
-		'$TK_TRACES/indextest.tarmac' | grep instructions"
+		'$TK_TRACES/indextest.tarmac' | grep '^instructions'"
 	;;
 dump)
 	I=$TK_TRACES/indextest.tarmac
