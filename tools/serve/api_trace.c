@@ -113,8 +113,11 @@ static int add_line(void *vctx, const tks_line *l)
 	if (c->symbolic && l->is_insn && c->t->cli.symtab) {
 		char sym[TKS_MAX_LINE_TEXT + 256];
 		int n = tkv_symbolise(c->t->cli.symtab, l->text, (int)len, sym, (int)sizeof sym);
-		if (n != (int)len || memcmp(sym, l->text, len))
+		if (n != (int)len || memcmp(sym, l->text, len)) {
 			json_object_set_new(j, "sym", tks_text(sym, (size_t)n));
+			if (c->classes && n <= TKS_MAX_LINE_TEXT)
+				json_object_set_new(j, "sym_cls", class_runs(sym, n));
+		}
 	}
 	if (c->events) {
 		json_t *evs = json_array();
