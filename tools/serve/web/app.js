@@ -74,6 +74,10 @@ class App {
     }
     document.getElementById('side').hidden = this.traces.length < 2;
     if (!(await this.applyHash())) await this.show(0);
+    /* First paint: the trace's lines are drawn (not placeholders). */
+    const v = this.active;
+    await Promise.all([...v.blocks.values()].map((b) => b.p));
+    await new Promise((r) => requestAnimationFrame(() => r()));
     performance.mark('tk-first-paint');
     document.body.dataset.ready = '1';
   }
@@ -131,6 +135,7 @@ class App {
     for (const b of document.querySelectorAll('#tabs button'))
       b.classList.toggle('on', this.active && +b.dataset.trace === this.active.t.id);
     document.getElementById('side').classList.toggle('on', this.sideBySide);
+    document.getElementById('views').classList.toggle('two', this.sideBySide && !!this.other);
   }
   async toggleSide() {
     this.sideBySide = !this.sideBySide;
