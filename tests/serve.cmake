@@ -24,3 +24,19 @@ if(Python3_FOUND)
            ${TK_BIN} ${TK_TRACES} ${TK_SERVE_WORK}/json)
   set_tests_properties(serve.json PROPERTIES TIMEOUT 180)
 endif()
+
+# libFuzzer (clang builds): the API with arbitrary routes and parameters.
+set(TK_SERVE_FUZZ_SOURCES api.c api_common.c api_trace.c api_state.c api_calls.c api_profile.c
+    api_search.c params.c lines.c)
+list(TRANSFORM TK_SERVE_FUZZ_SOURCES PREPEND ${CMAKE_SOURCE_DIR}/tools/serve/)
+tk_add_fuzzer(NAME fuzz_serve_api SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_serve_api.c
+              SEED_DIRS ${CMAKE_SOURCE_DIR}/fuzz/serve_api SECONDS 20 MAX_LEN 4096)
+if(TARGET fuzz_serve_api)
+  target_sources(fuzz_serve_api PRIVATE ${TK_SERVE_FUZZ_SOURCES}
+    ${CMAKE_SOURCE_DIR}/tools/json/json_out.c ${CMAKE_SOURCE_DIR}/tools/view/expr.c
+    ${CMAKE_SOURCE_DIR}/tools/view/resolve.c ${CMAKE_SOURCE_DIR}/tools/view/regsets.c
+    ${CMAKE_SOURCE_DIR}/tools/view/highlight.c ${CMAKE_SOURCE_DIR}/tools/view/textfile.c)
+  target_include_directories(fuzz_serve_api PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+  target_compile_definitions(fuzz_serve_api PRIVATE "TK_FUZZ_TRACES=\"${TK_TRACES}\"")
+  target_link_libraries(fuzz_serve_api PRIVATE PkgConfig::JANSSON pthread)
+endif()

@@ -16,7 +16,7 @@ const {chromium} = require('playwright-core');
 const TK = process.env.TK_BIN, TRACES = process.env.TK_TRACES, WORK = process.env.TK_WORK;
 const QS = path.join(TRACES, 'quicksort.tarmac'), QS_ELF = path.join(TRACES, 'quicksort.elf');
 const CALC = path.join(TRACES, 'calculator-aarch64-fastmodel.tarmac'), CALC_ELF = path.join(TRACES, 'calculator-aarch64.elf');
-let server, url, ctx, page;
+let server, url, ctx, page, profile;
 const problems = [];
 
 async function startServer() {
@@ -65,7 +65,7 @@ async function promptAnswer(key, text) {
 
 test.before(async () => {
   await startServer();
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tk-chromium-'));
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tk-chromium-'));
   ctx = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.TK_CHROMIUM || '/usr/bin/chromium', headless: true,
     viewport: {width: 1280, height: 800},
@@ -80,6 +80,7 @@ test.before(async () => {
 test.after(async () => {
   if (ctx) await ctx.close();
   if (server) server.kill('SIGINT');
+  if (profile) fs.rmSync(profile, {recursive: true, force: true});
 });
 
 test('the page shows the trace text', async () => {
