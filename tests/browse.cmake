@@ -4,8 +4,8 @@
 # program inside tmux on the shared traces, one per group of documented keys.
 
 add_executable(test_browse_expr ${CMAKE_SOURCE_DIR}/tests/browse/test_expr.c
-                                ${CMAKE_SOURCE_DIR}/tools/browse/expr.c)
-target_include_directories(test_browse_expr PRIVATE ${CMAKE_SOURCE_DIR}/tools/browse)
+                                ${CMAKE_SOURCE_DIR}/tools/view/expr.c)
+target_include_directories(test_browse_expr PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 add_test(NAME browse.expr COMMAND test_browse_expr)
 
 find_program(TK_TMUX tmux)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "expr.h"
+#include "view/expr.h"
 
 static int failures, checks;
 

@@ -20,7 +20,7 @@
 
 #include "cli/cli.h"
 #include "model.h"
-#include "tfile.h"
+#include "view/textfile.h"
 #include "tracekit/tarmac.h"
 
 #define TKB_MAX_PANES 24
@@ -61,7 +61,7 @@ typedef struct tkb_pane {
 typedef struct tkb {
 	tk_cli *cli;
 	const char *trace_name;
-	tkb_file file;
+	tkv_file file;
 	tkb_model *model;
 	tk_tarmac_parser *parser;	/* for the lines `a` highlights */
 	uint64_t ninsns;

@@ -59,7 +59,7 @@ static const char *base_name(const char *path)
 
 static int setup(tkb *b)
 {
-	int r = tkb_file_open(&b->file, b->cli->trace);
+	int r = tkv_file_open(&b->file, b->cli->trace);
 	if (r) {
 		tk_cli_error(b->cli, "%s: %s", b->cli->trace, tk_strerror(r));
 		return -1;
@@ -267,7 +267,7 @@ out:
 	if (b.parser)
 		tk_tarmac_parser_free(b.parser);
 	free(b.folded);
-	tkb_file_close(&b.file);
+	tkv_file_close(&b.file);
 	tkb_model_free(b.model);
 	if (cli.symtab)
 		tk_symtab_free(cli.symtab);

@@ -55,6 +55,11 @@ uint64_t tkb_model_ninsns(const tkb_model *m)
 	return m->n;
 }
 
+const tk_index *tkb_model_index(const tkb_model *m)
+{
+	return m->idx;
+}
+
 void tkb_model_insn(const tkb_model *m, uint64_t i, tk_tpos *out)
 {
 	tk_index_pos ip;

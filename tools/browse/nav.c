@@ -117,7 +117,7 @@ static uint64_t block_lines(const tkb *b, uint64_t i)
 {
 	uint64_t s, e;
 	tkb_model_block(b->model, i, &s, &e);
-	return tkb_count_lines(&b->file, s, e);
+	return tkv_count_lines(&b->file, s, e);
 }
 
 /* One instruction down (dir > 0) or up; returns the lines moved over. */

@@ -15,7 +15,7 @@
 #include <strings.h>
 
 #include "browse.h"
-#include "expr.h"
+#include "view/resolve.h"
 
 static void draw_prompt(tkb *b, const char *question, const char *buf)
 {
@@ -89,85 +89,18 @@ bool tkb_prompt(tkb *b, const char *question, char *buf, size_t size)
 	}
 }
 
-typedef struct name_ctx {
-	tkb *b;
-	uint64_t pos;
-} name_ctx;
-
-/* Names in expressions: registers (their value at the position), then
- * symbols of the --image. */
-static int resolve(void *vctx, const char *name, size_t len, uint64_t *value,
-		   char *err, size_t errlen)
+/* Names in expressions: registers at the position (the state after
+ * instruction pos-1; nothing is known before the first), "pc" (the next
+ * instruction to run), symbols of the --image (view/resolve.h). */
+static void make_scope(const tkb *b, uint64_t pos, tkv_scope *s)
 {
-	name_ctx *ctx = vctx;
-	tkb *b = ctx->b;
-	tk_reg_view view;
-	char tmp[128];
-
-	if (len >= sizeof tmp) {
-		snprintf(err, errlen, "name too long");
-		return -1;
-	}
-	memcpy(tmp, name, len);
-	tmp[len] = '\0';
-	if (!strcasecmp(tmp, "pc") && b->ninsns) {
-		/* As in a debugger: the next instruction to run. */
-		tk_tpos tp;
-		tkb_model_insn(b->model, ctx->pos < b->ninsns ? ctx->pos : b->ninsns - 1, &tp);
-		*value = tp.pc;
-		return 0;
-	}
-	/* The execution state of the position (of the last instruction run;
-	 * the first one at the start), not the last one a pane showed. */
-	bool a64 = b->a64;
-	if (b->ninsns) {
-		uint64_t i = ctx->pos ? ctx->pos - 1 : 0;
-		tk_isa isa = tkb_model_isa(b->model, i < b->ninsns ? i : b->ninsns - 1);
-		if (isa == TK_ISA_A64)
-			a64 = true;
-		else if (isa == TK_ISA_A32 || isa == TK_ISA_T32)
-			a64 = false;
-	}
-	int found = tk_reg_lookup(name, len, 0, a64, &view);
-	if (found == 0 && a64 && view.reg == TK_REG_R14)
-		view = (tk_reg_view){TK_REG_X30, 0, 8};	/* lr is x30 in AArch64 */
-	/* Core registers of the other execution state do not exist here:
-	 * say so (with the names to use) rather than "not known". */
-	if (found == 0 && !a64 && view.reg >= TK_REG_X0 && view.reg <= TK_REG_XSP) {
-		snprintf(err, errlen, "%s does not exist in AArch32 (the instruction set here): "
-			 "use r0-r12, sp, lr, pc", tmp);
-		return -1;
-	}
-	if (found == 0 && a64 && view.reg <= TK_REG_R15) {	/* r0-r15 */
-		snprintf(err, errlen, "%s does not exist in AArch64 (the instruction set here): "
-			 "use x0-x30, w0-w30, sp, lr, pc", tmp);
-		return -1;
-	}
-	if (found == 0 && view.len <= 8) {
-		uint8_t val[8], known[8];
-		if (tkb_model_reg(b->model, ctx->pos, view, val, known) == 0) {
-			uint64_t v = 0;
-			for (int i = view.len - 1; i >= 0; i--) {
-				if (!known[i]) {
-					snprintf(err, errlen, "%s is not known at this position", tmp);
-					return -1;
-				}
-				v = v << 8 | val[i];
-			}
-			*value = v;
-			return 0;
-		}
-	}
-	if (b->cli->symtab) {
-		const tk_symbol *s = tk_symtab_find(b->cli->symtab, tmp);
-		if (s) {
-			*value = s->addr;
-			return 0;
-		}
-	}
-	snprintf(err, errlen, "no register or symbol '%s'%s", tmp,
-		 b->cli->symtab ? "" : " (symbols need --image)");
-	return -1;
+	uint64_t n = b->ninsns;
+	s->idx = tkb_model_index(b->model);
+	s->symtab = b->cli->symtab;
+	s->state = pos ? pos - 1 : TK_POS_NONE;
+	s->isa_pos = n ? (pos ? (pos - 1 < n ? pos - 1 : n - 1) : 0) : TK_POS_NONE;
+	s->pc_pos = n ? (pos < n ? pos : n - 1) : TK_POS_NONE;
+	s->a64 = b->a64;
 }
 
 bool tkb_prompt_value(tkb *b, const char *question, uint64_t pos, uint64_t *value,
@@ -176,8 +109,9 @@ bool tkb_prompt_value(tkb *b, const char *question, uint64_t pos, uint64_t *valu
 	char buf[256], err[160];
 	if (!tkb_prompt(b, question, buf, sizeof buf))
 		return false;
-	name_ctx ctx = {b, pos};
-	if (tk_expr_eval(buf, resolve, &ctx, value, err, sizeof err)) {
+	tkv_scope scope;
+	make_scope(b, pos, &scope);
+	if (tkv_eval(&scope, buf, value, err, sizeof err)) {
 		tkb_message(b, "%s", err);
 		return false;
 	}
@@ -232,7 +166,7 @@ static uint64_t last_line(const tkb *b, tk_tpos *last)
 	tkb_model_block(b->model, b->ninsns - 1, &s, &e);
 	if (e > b->file.size)
 		e = b->file.size;
-	uint64_t n = tkb_count_lines(&b->file, s, e);
+	uint64_t n = tkv_count_lines(&b->file, s, e);
 	return last->line + (n ? n - 1 : 0);
 }
 

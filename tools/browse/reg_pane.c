@@ -18,98 +18,31 @@
 
 #include "browse.h"
 
-#define MAX_REGS 40
+#include "view/regsets.h"
 
-typedef struct regdef {
-	char name[16];
-	tk_reg_view view;	/* for pc: TK_REG_NONE, the width of an address */
-	bool pc;
-} regdef;
+#define MAX_REGS TKV_REGSET_MAX
 
-static void add(regdef *out, int *n, const char *name, bool a64)
+typedef tkv_regdef regdef;
+
+static tkv_regset set_of(tkb_pane_kind kind)
 {
-	tk_reg_view v;
-	if (!strcmp(name, "pc")) {
-		snprintf(out[*n].name, sizeof out[*n].name, "pc");
-		out[*n].view = (tk_reg_view){TK_REG_NONE, 0, a64 ? 8 : 4};
-		out[(*n)++].pc = true;
-		return;
+	switch (kind) {
+	case TKB_PANE_SINGLE: return TKV_RS_SINGLE;
+	case TKB_PANE_DOUBLE: return TKV_RS_DOUBLE;
+	case TKB_PANE_NEON: return TKV_RS_NEON;
+	case TKB_PANE_MVE: return TKV_RS_MVE;
+	default: return TKV_RS_CORE;
 	}
-	out[*n].pc = false;
-	if (tk_reg_lookup(name, strlen(name), 0, a64, &v))
-		return;
-	if (v.reg == TK_REG_PSR)
-		v.len = 4;	/* the architectural 32 bits */
-	snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
-	out[*n].view = v;
-	(*n)++;
 }
 
 static int reg_list(const tkb *b, tkb_pane_kind kind, regdef *out)
 {
-	static const char *const a32_core[] = {"r0", "r1", "r2", "r3", "r4", "r5", "r6",
-		"r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc", "cpsr"};
-	int n = 0;
-	char name[16];
-	switch (kind) {
-	case TKB_PANE_CORE:
-		if (b->a64) {
-			for (int i = 0; i <= 30; i++) {
-				snprintf(name, sizeof name, "x%d", i);
-				add(out, &n, name, true);
-			}
-			out[n].view = (tk_reg_view){TK_REG_XSP, 0, 8};
-			out[n].pc = false;
-			snprintf(out[n++].name, sizeof out[0].name, "sp");
-			add(out, &n, "pc", true);
-			add(out, &n, "cpsr", true);
-		} else {
-			for (size_t i = 0; i < sizeof a32_core / sizeof a32_core[0]; i++)
-				add(out, &n, a32_core[i], false);
-		}
-		break;
-	case TKB_PANE_SINGLE:
-	case TKB_PANE_DOUBLE:
-		for (int i = 0; i < 32; i++) {
-			snprintf(name, sizeof name, "%c%d", kind == TKB_PANE_SINGLE ? 's' : 'd', i);
-			add(out, &n, name, b->a64);
-		}
-		break;
-	case TKB_PANE_NEON:
-		for (int i = 0; i < (b->a64 ? 32 : 16); i++) {
-			snprintf(name, sizeof name, "%c%d", b->a64 ? 'v' : 'q', i);
-			add(out, &n, name, b->a64);
-		}
-		break;
-	case TKB_PANE_MVE:
-		for (int i = 0; i < 8; i++) {
-			snprintf(name, sizeof name, "q%d", i);
-			add(out, &n, name, false);
-		}
-		add(out, &n, "vpr", false);
-		break;
-	default:
-		break;
-	}
-	return n;
+	return tkv_regset_list(set_of(kind), b->a64, out);
 }
 
 static const char *pane_title(const tkb *b, tkb_pane_kind kind)
 {
-	switch (kind) {
-	case TKB_PANE_CORE:
-		return b->a64 ? "Core registers (AArch64)" : "Core registers (AArch32)";
-	case TKB_PANE_SINGLE:
-		return "Single-precision FP registers";
-	case TKB_PANE_DOUBLE:
-		return "Double-precision FP registers";
-	case TKB_PANE_NEON:
-		return "NEON vector registers";
-	case TKB_PANE_MVE:
-		return "MVE vector registers";
-	default:
-		return "";
-	}
+	return tkv_regset_title(set_of(kind), b->a64);
 }
 
 /* Digits of the value, most significant first; ?? for unknown bytes; then
@@ -117,33 +50,12 @@ static const char *pane_title(const tkb *b, tkb_pane_kind kind)
 static int format_value(tkb_pane_kind kind, const uint8_t *v, const uint8_t *k, int len,
 			char *out, size_t size)
 {
-	int n = 0;
-	bool all = true;
-	for (int i = len - 1; i >= 0; i--) {
-		if (k[i])
-			n += snprintf(out + n, size - (size_t)n, "%02x", v[i]);
-		else
-			n += snprintf(out + n, size - (size_t)n, "??");
-		all = all && k[i];
-	}
+	char hex[2 * TK_REG_MAX_BYTES + 1];
+	tkv_reg_hex(v, k, len, hex);
+	int n = snprintf(out, size, "%s", hex);
 	if (kind == TKB_PANE_SINGLE || kind == TKB_PANE_DOUBLE) {
-		char dec[32] = "";
-		if (all && len == 4) {
-			float f;
-			uint32_t u = (uint32_t)v[0] | (uint32_t)v[1] << 8 | (uint32_t)v[2] << 16 |
-				     (uint32_t)v[3] << 24;
-			memcpy(&f, &u, 4);
-			snprintf(dec, sizeof dec, "%.7g", (double)f);
-		} else if (all && len == 8) {
-			double d;
-			uint64_t u = 0;
-			for (int i = 7; i >= 0; i--)
-				u = u << 8 | v[i];
-			memcpy(&d, &u, 8);
-			snprintf(dec, sizeof dec, "%.15g", d);
-		} else {
-			snprintf(dec, sizeof dec, "?");
-		}
+		char dec[32];
+		tkv_reg_float(v, k, len, dec, sizeof dec);
 		n += snprintf(out + n, size - (size_t)n, " %-*s", len == 4 ? 14 : 22, dec);
 	}
 	return n;
@@ -224,22 +136,10 @@ static uint64_t pc_at(const tkb *b, uint64_t pos, bool *known)
 	return tp.pc;
 }
 
-/* Whether instruction i was reached by a jump: it is not at the address
- * following instruction i-1 (by its width; for Thumb code of unknown width
- * either 2 or 4 bytes on). */
+/* Whether instruction i was reached by a jump (view/regsets.h). */
 static bool reached_by_jump(const tkb *b, uint64_t i)
 {
-	tk_tpos a, c;
-	if (i == 0 || i >= b->ninsns)
-		return false;
-	tkb_model_insn(b->model, i - 1, &a);
-	tkb_model_insn(b->model, i, &c);
-	unsigned w = tkb_model_width(b->model, i - 1);
-	if (w)
-		return c.pc != a.pc + w;
-	if (tkb_model_isa(b->model, i - 1) == TK_ISA_T32)
-		return c.pc != a.pc + 2 && c.pc != a.pc + 4;
-	return c.pc != a.pc + 4;
+	return i < b->ninsns && tkv_reached_by_jump(tkb_model_index(b->model), i);
 }
 
 /* A row's value at pos: the snapshot's register, or the pc. */

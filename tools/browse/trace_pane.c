@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "browse.h"
-#include "highlight.h"
+#include "view/highlight.h"
 #include "tracekit/tarmac.h"
 
 #define MAX_ROWS 1024
@@ -39,9 +39,9 @@ static int lines_above(tkb *b, line_ref *out, int max)
 		if (e > b->file.size)
 			e = b->file.size;
 		for (uint64_t off = e; off > s && n < max; n++) {
-			uint64_t ls = tkb_line_prev(&b->file, off);
+			uint64_t ls = tkv_line_prev(&b->file, off);
 			out[n].off = ls < s ? s : ls;
-			out[n].end = tkb_line_end(&b->file, out[n].off);
+			out[n].end = tkv_line_end(&b->file, out[n].off);
 			out[n].insn = out[n].off == s ? i : TKB_NO_POS;
 			off = out[n].off;
 		}
@@ -60,9 +60,9 @@ static int lines_below(tkb *b, line_ref *out, int max)
 	while (n < max && j < b->ninsns) {
 		uint64_t s, e;
 		tkb_model_block(b->model, j, &s, &e);
-		for (uint64_t off = s; off < e && n < max; off = tkb_line_next(&b->file, off)) {
+		for (uint64_t off = s; off < e && n < max; off = tkv_line_next(&b->file, off)) {
 			out[n].off = off;
-			out[n].end = tkb_line_end(&b->file, off);
+			out[n].end = tkv_line_end(&b->file, off);
 			out[n].insn = off == s ? j : TKB_NO_POS;
 			n++;
 		}
@@ -91,8 +91,8 @@ static int hl_candidates(tkb *b, uint64_t *offs, int max, int want_index, tk_eve
 	 * which the next line would overwrite. */
 	for (uint64_t off = s; off < e && n < max && lines < MAX_UPDATE_LINES &&
 			       !(want && n > want_index);
-	     off = tkb_line_next(&b->file, off), lines++) {
-		uint64_t end = tkb_line_end(&b->file, off);
+	     off = tkv_line_next(&b->file, off), lines++) {
+		uint64_t end = tkv_line_end(&b->file, off);
 		const tk_event *evs;
 		size_t nev;
 		tk_tarmac_parse_line(b->parser, b->file.data + off, (size_t)(end - off), 0, off,
@@ -112,10 +112,10 @@ static int hl_candidates(tkb *b, uint64_t *offs, int max, int want_index, tk_eve
 static int class_attr(const tkb *b, uint8_t c)
 {
 	static const enum tkb_attr map[] = {
-		[TKB_C_PLAIN] = TKB_A_NORMAL, [TKB_C_TIME] = TKB_A_TIME,
-		[TKB_C_ADDR] = TKB_A_ADDR, [TKB_C_INSN] = TKB_A_INSN,
-		[TKB_C_REG] = TKB_A_REG, [TKB_C_MEM] = TKB_A_MEM,
-		[TKB_C_VALUE] = TKB_A_VALUE, [TKB_C_TEXT] = TKB_A_TEXT,
+		[TKV_C_PLAIN] = TKB_A_NORMAL, [TKV_C_TIME] = TKB_A_TIME,
+		[TKV_C_ADDR] = TKB_A_ADDR, [TKV_C_INSN] = TKB_A_INSN,
+		[TKV_C_REG] = TKB_A_REG, [TKV_C_MEM] = TKB_A_MEM,
+		[TKV_C_VALUE] = TKB_A_VALUE, [TKV_C_TEXT] = TKB_A_TEXT,
 	};
 	return tkb_attr(b, map[c]);
 }
@@ -198,7 +198,7 @@ static int draw_text(tkb *b, int y, const line_ref *l, bool highlight)
 	int len = (int)(l->end - l->off);
 	if (len > (int)sizeof text)
 		len = (int)sizeof text;
-	len = tkb_symbolise(b->symbolic ? b->cli->symtab : NULL, b->file.data + l->off, len,
+	len = tkv_symbolise(b->symbolic ? b->cli->symtab : NULL, b->file.data + l->off, len,
 			    text, (int)sizeof text);
 	if (highlight) {
 		attrset(tkb_attr(b, TKB_A_HIGHLIGHT));
@@ -210,7 +210,7 @@ static int draw_text(tkb *b, int y, const line_ref *l, bool highlight)
 		tkb_put(y, 0, COLS, tkb_attr(b, TKB_A_NORMAL), text, len);
 		return len;
 	}
-	tkb_classify(text, len, cls);
+	tkv_classify(text, len, cls);
 	for (int x = 0; x < len && x < COLS;) {
 		int e = x;
 		while (e < len && cls[e] == cls[x])

@@ -18,6 +18,16 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "json/json_cmds.h"
+
+static bool json;
+static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
+
+static int json_flag(tk_cli *cli, int val, const char *arg, void *ctx)
+{
+	json = true;	/* --json: the only extra option */
+	return 0;
+}
 
 static const tk_cli_spec spec = {
 	.usage = "[OPTIONS] TRACE ADDRESS|SYMBOL...",
@@ -25,9 +35,12 @@ static const tk_cli_spec spec = {
 		"Report the calls to each given function: one '- time: T (line:L, pos:P)'\n"
 		"line per call, giving where the function's first instruction is in the\n"
 		"trace.  Addresses are hex (0x...) or decimal; symbol names need --image.",
+	.options_help = "  --json                   print the calls as JSON (docs/API.md)\n",
 	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
 	.min_args = 1,
 	.max_args = -1,
+	.extra = json_opt,
+	.handle = json_flag,
 };
 
 struct hit {
@@ -141,6 +154,23 @@ int tk_cmd_callinfo(int argc, char **argv)
 	if (!(fp = tk_cli_open_output(&cli)))
 		goto out;
 	size_t h = 0;
+	if (json) {
+		tkj_stream js;
+		const tk_tpos **hits = malloc((ci.nhits + 1) * sizeof *hits);
+		int rc = hits ? tkj_callinfo_begin(&js, fp, &cli) : -1;
+		for (int i = 0; rc == 0 && i < ci.ntargets; i++) {
+			size_t n = 0;
+			while (h < ci.nhits && ci.hits[h].target == (uint32_t)i)
+				hits[n++] = &ci.hits[h++].entry;
+			rc = tkj_callinfo_function(&js, &cli, ci.addr[i], hits, n);
+		}
+		free(hits);
+		if (rc || tkj_stream_end(&js))
+			tk_cli_discard_output(&cli, fp);
+		else if (tk_cli_close_output(&cli, fp) == 0)
+			status = TK_EXIT_OK;
+		goto out;
+	}
 	for (int i = 0; i < ci.ntargets; i++) {
 		size_t n = 0;
 		while (h + n < ci.nhits && ci.hits[h + n].target == (uint32_t)i)

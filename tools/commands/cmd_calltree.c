@@ -19,6 +19,17 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "json/json_cmds.h"
+
+static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
+
+static int json_flag(tk_cli *cli, int val, const char *arg, void *ctx)
+{
+	*(bool *)ctx = true;	/* --json: the only extra option */
+	return 0;
+}
+
+static bool json;
 
 static const tk_cli_spec spec = {
 	.usage = "[OPTIONS] TRACE",
@@ -28,9 +39,13 @@ static const tk_cli_spec spec = {
 		"made ('-' lines: call instruction and where the caller resumed),\n"
 		"indented by depth.  With --image, function names follow the ':'.\n"
 		"--debug=call_heuristics explains how each call was found.",
+	.options_help = "  --json                   print the tree as JSON (docs/API.md)\n",
 	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
 	.min_args = 0,
 	.max_args = 0,
+	.extra = json_opt,
+	.handle = json_flag,
+	.ctx = &json,
 };
 
 static void print_span(FILE *fp, const tk_tpos *a, const tk_tpos *b)
@@ -55,6 +70,13 @@ int tk_cmd_calltree(int argc, char **argv)
 	}
 	if (!(fp = tk_cli_open_output(&cli)))
 		goto out;
+	if (json) {
+		if (tkj_calltree(fp, &cli, t))
+			tk_cli_discard_output(&cli, fp);
+		else if (tk_cli_close_output(&cli, fp) == 0)
+			status = TK_EXIT_OK;
+		goto out;
+	}
 	/* Calls are numbered in preorder: printing them in order is a walk. */
 	for (uint32_t i = 0; i < t->count; i++) {
 		const tk_call *c = &t->calls[i];

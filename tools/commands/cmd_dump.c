@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli_index.h"
+#include "json/json_cmds.h"
 
 static const char usage_text[] =
 	"[OPTIONS] TRACE QUERY ARGS...\n\n"
@@ -35,6 +36,23 @@ static const char usage_text[] =
 
 static tk_cli cli;
 static tk_index *idx;
+static bool json;	/* --json: each answer as one JSON document */
+
+static int json_flag(tk_cli *c, int val, const char *arg, void *ctx)
+{
+	json = true;
+	return 0;
+}
+
+static int emit(json_t *j)
+{
+	return tkj_print(stdout, j) ? TK_EXIT_FAIL : TK_EXIT_OK;
+}
+
+/* A list of positions as JSON, or "none" for an empty answer. */
+static json_t *jlist;
+
+static void print_line_of(uint64_t pos);
 
 static int fail(const char *fmt, const char *arg)
 {
@@ -72,6 +90,12 @@ static bool parse_at(const char *s, uint64_t *pos)
 static void print_line_of(uint64_t pos)
 {
 	tk_index_pos p;
+	if (json) {
+		if (!jlist)
+			jlist = json_array();
+		json_array_append_new(jlist, tkj_position(idx, pos));
+		return;
+	}
 	if (tk_index_get_pos(idx, pos, &p) == 0)
 		printf("pos %llu line %llu time %llu pc 0x%llx\n", (unsigned long long)pos,
 		       (unsigned long long)p.line, (unsigned long long)p.time,
@@ -91,6 +115,8 @@ static void print_value(const uint8_t *v, const uint8_t *k, unsigned n)
 static int q_pos(uint64_t pos)
 {
 	tk_index_pos p;
+	if (json)
+		return emit(tkj_position(idx, pos));
 	if (tk_index_get_pos(idx, pos, &p))
 		return TK_EXIT_FAIL;
 	printf("pos %llu line %llu offset %llu time %llu pc 0x%llx isa %s width %u %s",
@@ -113,6 +139,8 @@ static int q_pos(uint64_t pos)
 static int q_regs(uint64_t pos)
 {
 	tk_index_regset *rs;
+	if (json)
+		return emit(tkj_dump_regs(idx, pos));
 	if (tk_index_regset_alloc(&rs) || tk_index_regset_at(idx, pos, rs))
 		return TK_EXIT_FAIL;
 	for (tk_reg r = 0; r < TK_REG_COUNT; r++) {
@@ -141,6 +169,7 @@ static int lookup_reg(uint64_t pos, const char *name, tk_reg_view *view)
 
 static int q_reg(uint64_t pos, char **names, int n)
 {
+	json_t *obj = json ? json_object() : NULL;
 	for (int i = 0; i < n; i++) {
 		tk_reg_view view;
 		uint8_t v[TK_REG_MAX_BYTES], k[TK_REG_MAX_BYTES];
@@ -149,10 +178,18 @@ static int q_reg(uint64_t pos, char **names, int n)
 			return rc;
 		if (tk_index_reg(idx, pos, view, v, k))
 			return TK_EXIT_FAIL;
+		if (json) {
+			for (unsigned b = 0; b < view.len; b++)
+				k[b] = k[b] ? TK_BYTE_SET : TK_BYTE_UNKNOWN;
+			json_object_set_new(obj, names[i], tkj_bytes(v, k, view.len, true));
+			continue;
+		}
 		printf("%s ", names[i]);
 		print_value(v, k, view.len);
 		printf("\n");
 	}
+	if (json)
+		return emit(json_pack("{s:o,s:o}", "position", tkj_position(idx, pos), "registers", obj));
 	return TK_EXIT_OK;
 }
 
@@ -162,6 +199,8 @@ static int q_mem(uint64_t pos, uint64_t addr, uint64_t len)
 		return fail("%s: length too large", "mem");
 	if (len && addr + len - 1 < addr)
 		return fail("%s: range past the top of the address space", "mem");
+	if (json)
+		return emit(tkj_dump_mem(idx, pos, addr, len));
 	uint8_t *v = malloc(len ? len : 1), *k = malloc(len ? len : 1);
 	if (!v || !k || tk_index_mem(idx, pos, addr, len, v, k)) {
 		free(v);
@@ -238,7 +277,7 @@ static int q_history(char **args, int n)
 		pos = 0;
 	while (wq_next(&q, pos, &pos) == 0)
 		print_line_of(pos);
-	return TK_EXIT_OK;
+	return json ? emit(json_pack("{s:o}", "writes", jlist ? jlist : json_array())) : TK_EXIT_OK;
 }
 
 static int q_write(bool prev, char **args, int n)
@@ -253,18 +292,24 @@ static int q_write(bool prev, char **args, int n)
 		return rc;
 	rc = prev ? wq_prev(&q, pos, &out) : wq_next(&q, pos, &out);
 	if (rc == TK_ERR_NOTFOUND) {
+		if (json)
+			return emit(json_pack("{s:n}", "position"));
 		printf("none\n");
 		return TK_EXIT_OK;
 	}
 	if (rc)
 		return TK_EXIT_FAIL;
+	if (json)
+		return emit(json_pack("{s:o}", "position", tkj_position(idx, out)));
 	print_line_of(out);
 	return TK_EXIT_OK;
 }
 
 static int print_range(void *ctx, uint64_t addr, uint64_t len)
 {
-	(void)ctx;
+	if (json)
+		return json_array_append_new(ctx, json_pack("{s:o,s:I}", "addr", tkj_hex(addr), "len",
+							    (json_int_t)len));
 	printf("%llx-%llx (%llu bytes)\n", (unsigned long long)addr,
 	       (unsigned long long)(addr + len - 1), (unsigned long long)len);
 	return 0;
@@ -278,13 +323,29 @@ static int q_changes(char **args, int n)
 	if (!parse_at(args[0], &a) || !parse_at(args[1], &b) ||
 	    (n == 4 && (!parse_num(args[2], &lo) || !parse_num(args[3], &hi))))
 		return fail("bad position or address in '%s'", "changes");
-	return tk_index_mem_changes(idx, a, b, lo, hi, true, print_range, NULL) ? TK_EXIT_FAIL
-										   : TK_EXIT_OK;
+	json_t *ranges = json ? json_array() : NULL;
+	if (tk_index_mem_changes(idx, a, b, lo, hi, true, print_range, ranges)) {
+		json_decref(ranges);
+		return TK_EXIT_FAIL;
+	}
+	return json ? emit(json_pack("{s:o}", "changes", ranges)) : TK_EXIT_OK;
 }
 
 static int q_calls(void)
 {
 	const tk_calltree *t = tk_index_calltree(idx);
+	if (json) {
+		json_t *list = json_array();
+		for (uint32_t i = 0; list && i < t->count; i++) {
+			tk_index_call_pos cp;
+			tk_index_get_call_pos(idx, i, &cp);
+			json_t *c = tkj_call(&t->calls[i], i, NULL);
+			json_object_set_new(c, "positions", json_pack("{s:I,s:I}", "entry",
+					    (json_int_t)cp.entry, "exit", (json_int_t)cp.exit));
+			json_array_append_new(list, c);
+		}
+		return emit(json_pack("{s:o}", "calls", list));
+	}
 	for (uint32_t i = 0; i < t->count; i++) {
 		tk_index_call_pos cp;
 		tk_index_get_call_pos(idx, i, &cp);
@@ -347,7 +408,10 @@ static int run(char **a, int n)
 	if (!strcmp(q, "changes"))
 		return q_changes(a + 1, n - 1);
 	if (!strcmp(q, "find-time") && n == 2 && parse_num(a[1], &v)) {
-		if (tk_index_find_time(idx, v, &pos) == 0)
+		int found = tk_index_find_time(idx, v, &pos) == 0;
+		if (json)
+			return emit(json_pack("{s:o}", "position", found ? tkj_position(idx, pos) : json_null()));
+		if (found)
 			print_line_of(pos);
 		else
 			printf("none\n");
@@ -357,7 +421,10 @@ static int run(char **a, int n)
 	    parse_num(a[2], &v)) {
 		bool back = n == 4 && !strcmp(a[3], "back");
 		uint64_t out;
-		if (tk_index_find_pc(idx, pos, v, !back, &out) == 0)
+		int found = tk_index_find_pc(idx, pos, v, !back, &out) == 0;
+		if (json)
+			return emit(json_pack("{s:o}", "position", found ? tkj_position(idx, out) : json_null()));
+		if (found)
 			print_line_of(out);
 		else
 			printf("none\n");
@@ -371,6 +438,9 @@ static int run(char **a, int n)
 			return TK_EXIT_FAIL;
 		tk_index_call_pos cp;
 		tk_index_get_call_pos(idx, c, &cp);
+		if (json)
+			return emit(json_pack("{s:i,s:I,s:I}", "call", (int)c, "entry", (json_int_t)cp.entry,
+					      "exit", (json_int_t)cp.exit));
 		printf("call %u entry pos %llu exit pos %llu\n", c, (unsigned long long)cp.entry,
 		       (unsigned long long)cp.exit);
 		return TK_EXIT_OK;
@@ -378,15 +448,20 @@ static int run(char **a, int n)
 	return fail("bad query or position: '%s' (try --help)", q);
 }
 
+static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
+
 int tk_cmd_dump(int argc, char **argv)
 {
 	static const tk_cli_spec spec = {
 		.usage = usage_text,
 		.summary = "Print what the index knows: positions, register and memory state,\n"
 			   "write history and calls.  Builds the index first if needed.",
+		.options_help = "  --json                   print each answer as JSON (docs/API.md)\n",
 		.flags = TK_CLI_TRACE | TK_CLI_INDEX,
 		.min_args = 1,
 		.max_args = -1,
+		.extra = json_opt,
+		.handle = json_flag,
 	};
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	if (tk_cli_open_index(&cli, true, &idx))

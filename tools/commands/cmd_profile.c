@@ -19,6 +19,16 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "json/json_cmds.h"
+
+static bool json;
+static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
+
+static int json_flag(tk_cli *cli, int val, const char *arg, void *ctx)
+{
+	json = true;	/* --json: the only extra option */
+	return 0;
+}
 
 static const tk_cli_spec spec = {
 	.usage = "[OPTIONS] TRACE",
@@ -27,9 +37,12 @@ static const tk_cli_spec spec = {
 		"in the trace (and the trace's first instruction, for the whole trace),\n"
 		"the number of calls and the total time spent in it, callees included\n"
 		"(the sum of exit - entry timestamps over its activations).",
+	.options_help = "  --json                   print the table as JSON (docs/API.md)\n",
 	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
 	.min_args = 0,
 	.max_args = 0,
+	.extra = json_opt,
+	.handle = json_flag,
 };
 
 struct row {
@@ -140,6 +153,17 @@ int tk_cmd_profile(int argc, char **argv)
 	FILE *fp = tk_cli_open_output(&cli);
 	if (!fp)
 		goto out;
+	if (json) {
+		tkj_stream js;
+		int rc = tkj_profile_begin(&js, fp, &cli);
+		for (size_t i = 0; rc == 0 && i < n; i++)
+			rc = tkj_profile_row(&js, &cli, p.rows[i].addr, p.rows[i].count, p.rows[i].time);
+		if (rc || tkj_stream_end(&js))
+			tk_cli_discard_output(&cli, fp);
+		else if (tk_cli_close_output(&cli, fp) == 0)
+			status = TK_EXIT_OK;
+		goto out;
+	}
 	fprintf(fp, "Address     Count       Time        Function name\n");
 	for (size_t i = 0; i < n; i++) {
 		char buf[32];

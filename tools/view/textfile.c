@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit browse: the trace file's text, by byte offset (see tfile.h). */
-#include "tfile.h"
+/* tracekit browsers (terminal and web): the trace file's text, by byte offset (see textfile.h). */
+#include "textfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 
 #include "tracekit/error.h"
 
-int tkb_file_open(tkb_file *f, const char *path)
+int tkv_file_open(tkv_file *f, const char *path)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY);
@@ -43,7 +43,7 @@ int tkb_file_open(tkb_file *f, const char *path)
 	return 0;
 }
 
-void tkb_file_close(tkb_file *f)
+void tkv_file_close(tkv_file *f)
 {
 	if (f->data)
 		munmap((void *)f->data, (size_t)f->size);
@@ -51,7 +51,7 @@ void tkb_file_close(tkb_file *f)
 	f->size = 0;
 }
 
-uint64_t tkb_line_end(const tkb_file *f, uint64_t off)
+uint64_t tkv_line_end(const tkv_file *f, uint64_t off)
 {
 	if (off >= f->size)
 		return f->size;
@@ -62,7 +62,7 @@ uint64_t tkb_line_end(const tkb_file *f, uint64_t off)
 	return end;
 }
 
-uint64_t tkb_line_next(const tkb_file *f, uint64_t off)
+uint64_t tkv_line_next(const tkv_file *f, uint64_t off)
 {
 	if (off >= f->size)
 		return f->size;
@@ -70,7 +70,7 @@ uint64_t tkb_line_next(const tkb_file *f, uint64_t off)
 	return nl ? (uint64_t)(nl - f->data) + 1 : f->size;
 }
 
-uint64_t tkb_line_prev(const tkb_file *f, uint64_t off)
+uint64_t tkv_line_prev(const tkv_file *f, uint64_t off)
 {
 	if (off == 0)
 		return 0;
@@ -82,7 +82,7 @@ uint64_t tkb_line_prev(const tkb_file *f, uint64_t off)
 	return off;
 }
 
-uint64_t tkb_count_lines(const tkb_file *f, uint64_t from, uint64_t to)
+uint64_t tkv_count_lines(const tkv_file *f, uint64_t from, uint64_t to)
 {
 	uint64_t n = 0;
 	if (to > f->size)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit browse: syntax classes and symbolic branch targets (see
+/* tracekit browsers (terminal and web): syntax classes and symbolic branch targets (see
  * highlight.h).  A light tokenizer, not the parser: it must colour lines
  * the parser rejects, and never fail. */
 #include "highlight.h"
@@ -58,22 +58,22 @@ static void fill(uint8_t *cls, tok t, uint8_t c)
 		cls[i] = c;
 }
 
-void tkb_classify(const char *s, int len, uint8_t *cls)
+void tkv_classify(const char *s, int len, uint8_t *cls)
 {
 	tok t;
 	int i = 0;
 
-	memset(cls, TKB_C_PLAIN, (size_t)len);
+	memset(cls, TKV_C_PLAIN, (size_t)len);
 	if (!next_tok(s, len, i, &t))
 		return;
 	/* Optional timestamp and unit. */
 	if (all_digits(s, t)) {
-		fill(cls, t, TKB_C_TIME);
+		fill(cls, t, TKV_C_TIME);
 		i = t.e;
 		if (next_tok(s, len, i, &t) && t.e - t.s <= 4 && isalpha((unsigned char)s[t.s]) &&
 		    !tok_is(s, t, "IT") && !tok_is(s, t, "IS") && !tok_is(s, t, "ES") &&
 		    !tok_is(s, t, "R") && !is_mem_word(s, t)) {
-			fill(cls, t, TKB_C_TIME);
+			fill(cls, t, TKV_C_TIME);
 			i = t.e;
 		}
 	}
@@ -85,7 +85,7 @@ void tkb_classify(const char *s, int len, uint8_t *cls)
 			return;
 	}
 	if (tok_is(s, t, "IT") || tok_is(s, t, "IS") || tok_is(s, t, "ES")) {
-		fill(cls, t, TKB_C_INSN);
+		fill(cls, t, TKV_C_INSN);
 		/* Addresses and encoding up to the ':' before the disassembly;
 		 * then the mnemonic. */
 		const char *colon = memchr(s + t.e, ':', (size_t)(len - t.e));
@@ -107,35 +107,35 @@ void tkb_classify(const char *s, int len, uint8_t *cls)
 			if (e - k >= 4 && (k == 0 || !isalnum((unsigned char)s[k - 1])) &&
 			    (e == len || !isalnum((unsigned char)s[e])))
 				for (int q = k; q < e; q++)
-					cls[q] = TKB_C_ADDR;
+					cls[q] = TKV_C_ADDR;
 			k = e > k ? e : k + 1;
 		}
 		if (stop < len && next_tok(s, len, stop, &t))
-			fill(cls, t, TKB_C_INSN);
+			fill(cls, t, TKV_C_INSN);
 		return;
 	}
 	if (tok_is(s, t, "R")) {
-		fill(cls, t, TKB_C_REG);
+		fill(cls, t, TKV_C_REG);
 		i = t.e;
 		if (next_tok(s, len, i, &t)) {
-			fill(cls, t, TKB_C_REG);
+			fill(cls, t, TKV_C_REG);
 			for (int k = t.e; k < len; k++)
-				cls[k] = TKB_C_VALUE;
+				cls[k] = TKV_C_VALUE;
 		}
 		return;
 	}
 	if (is_mem_word(s, t)) {
-		fill(cls, t, TKB_C_MEM);
+		fill(cls, t, TKV_C_MEM);
 		i = t.e;
 		if (next_tok(s, len, i, &t)) {
-			fill(cls, t, TKB_C_ADDR);
+			fill(cls, t, TKV_C_ADDR);
 			for (int k = t.e; k < len; k++)
-				cls[k] = TKB_C_VALUE;
+				cls[k] = TKV_C_VALUE;
 		}
 		return;
 	}
 	for (int k = t.s; k < len; k++)
-		cls[k] = TKB_C_TEXT;
+		cls[k] = TKV_C_TEXT;
 }
 
 /* Is the token a branch mnemonic whose operand is a target address?
@@ -174,7 +174,7 @@ static bool is_branch(const char *w, int n)
 	return false;
 }
 
-int tkb_symbolise(const tk_symtab *st, const char *s, int len, char *out, int max)
+int tkv_symbolise(const tk_symtab *st, const char *s, int len, char *out, int max)
 {
 	int n = len < max ? len : max;
 	memcpy(out, s, (size_t)n);

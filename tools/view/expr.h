@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit browse: address expressions.
+/* tracekit browsers (terminal and web): address expressions.
  *
  * The `m`, `p` and `P` prompts take expressions such as `sp+0x10`,
  * `(x1 + 8) * 2` or `main+4`: numbers, names (registers or ELF symbols,
@@ -13,8 +13,8 @@
  * This module knows nothing of the index or of ncurses, so it has its own
  * unit test (tests/browse/test_expr.c).
  */
-#ifndef TRACEKIT_BROWSE_EXPR_H
-#define TRACEKIT_BROWSE_EXPR_H
+#ifndef TRACEKIT_VIEW_EXPR_H
+#define TRACEKIT_VIEW_EXPR_H
 
 #include <stddef.h>
 #include <stdint.h>

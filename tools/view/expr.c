@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit browse: address expressions (see expr.h).  A recursive-descent
+/* tracekit browsers (terminal and web): address expressions (see expr.h).  A recursive-descent
  * parser over the text; it evaluates as it parses. */
 #include "expr.h"
 
