@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "tracekit/namemap.h"
+#include "arch/arch.h"
 #include "index_build.h"
 #include "tracekit/calls.h"
 
@@ -251,11 +252,12 @@ static int on_step(ixb *b, const tk_event *ev, const tk_insn *in, unsigned step_
 	b->bloom[x >> 3] |= (uint8_t)(1u << (x & 7));
 	b->bloom[y >> 3] |= (uint8_t)(1u << (y & 7));
 
-	if (step_kind == 0 && tk_semihost_is_trap(in)) {
-		tk_semihost_env env = {sh_reg, sh_word, b};
+	const tk_arch *arch = step_kind == 0 ? tk_arch_of(in->isa) : NULL;
+	if (arch && arch->is_trap(in)) {
+		tk_arch_env env = {sh_reg, sh_word, b};
 		uint64_t addr, len;
 		b->semihost++;
-		if (tk_semihost_region(in, &env, &addr, &len) == 1)
+		if (arch->hidden_writes(in, &env, &addr, &len) == 1)
 			return tk_ixmem_unknown(b->mem, b->pos, addr, len);
 	}
 	return 0;

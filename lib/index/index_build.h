@@ -6,8 +6,9 @@
  * detector, and hands memory accesses to the memory builder
  * (index_membuild.c), which keeps the current memory image, records each
  * byte's history as events, and at the end sorts them by address into the
- * memory sections (index_memwrite.c).  index_semihost.c recognises
- * semihosting calls.
+ * memory sections (index_memwrite.c).  Traps that write memory the trace
+ * does not show (Arm semihosting) come from the architecture hooks
+ * (lib/arch/).
  */
 #ifndef TRACEKIT_INDEX_BUILD_H
 #define TRACEKIT_INDEX_BUILD_H
@@ -87,23 +88,5 @@ int tk_mruns_add(tk_mruns *r, const tk_mrec *rec);
 /* Sort and stream every record, in order, to the page writer. */
 int tk_mruns_write(tk_mruns *r, tk_ixw *w);
 void tk_mruns_free(tk_mruns *r);
-
-/* ---- semihosting ---- */
-
-/* If insn is a semihosting trap, return 1 and the output region it may
- * write, read from the operation in r0/x0 and the parameter block at
- * r1/x1 (regs/mem give the state before the instruction); 0 if it is not a
- * trap or writes nothing; -1 if it is a trap whose region is not known. */
-typedef struct tk_semihost_env {
-	/* Register value (low bytes of reg); false if not known. */
-	bool (*reg)(void *ctx, tk_reg reg, unsigned n, uint64_t *value);
-	/* Memory word of n bytes at addr in the trace's byte order. */
-	bool (*word)(void *ctx, uint64_t addr, unsigned n, uint64_t *value);
-	void *ctx;
-} tk_semihost_env;
-
-bool tk_semihost_is_trap(const tk_insn *insn);
-int tk_semihost_region(const tk_insn *insn, const tk_semihost_env *env,
-		       uint64_t *addr, uint64_t *len);
 
 #endif

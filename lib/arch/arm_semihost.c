@@ -11,7 +11,7 @@
  * operations that write memory the trace does not show are listed below.
  * Words are 4 bytes in AArch32 and 8 in AArch64.
  */
-#include "index_build.h"
+#include "arch.h"
 
 enum {
 	SYS_READ = 0x06,
@@ -21,7 +21,7 @@ enum {
 	SYS_ELAPSED = 0x30,
 };
 
-bool tk_semihost_is_trap(const tk_insn *insn)
+static bool is_trap(const tk_insn *insn)
 {
 	if (!insn->nbytes || !insn->executed)
 		return false;
@@ -38,10 +38,10 @@ bool tk_semihost_is_trap(const tk_insn *insn)
 	}
 }
 
-int tk_semihost_region(const tk_insn *insn, const tk_semihost_env *env,
-		       uint64_t *addr, uint64_t *len)
+static int hidden_writes(const tk_insn *insn, const tk_arch_env *env, uint64_t *addr,
+			 uint64_t *len)
 {
-	if (!tk_semihost_is_trap(insn))
+	if (!is_trap(insn))
 		return 0;
 	bool a64 = insn->isa == TK_ISA_A64;
 	unsigned w = a64 ? 8 : 4;
@@ -91,3 +91,9 @@ int tk_semihost_region(const tk_insn *insn, const tk_semihost_env *env,
 	*len = n;
 	return n ? 1 : 0;
 }
+
+const tk_arch tk_arch_arm = {
+	.name = "arm",
+	.is_trap = is_trap,
+	.hidden_writes = hidden_writes,
+};
