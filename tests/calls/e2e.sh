@@ -16,13 +16,22 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # same NAME GOT WANT
 same() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
-# golden NAME FILE CMD...: the command's stdout equals FILE
+# golden NAME FILE CMD...: the command's stdout equals FILE, through both
+# paths: streaming the trace (--no-index), and from an index (built, then
+# reused).
 golden() {
 	name=$1 file=$2
 	shift 2
-	"$@" > "$work/out.$$" 2> "$work/err.$$" || fail "$name: exit status $? ($(cat "$work/err.$$"))"
-	diff -u "$file" "$work/out.$$" > "$work/diff.$$" || { fail "$name differs:"; cat "$work/diff.$$"; }
-	rm -f "$work/out.$$" "$work/err.$$" "$work/diff.$$"
+	idx="$work/golden.$$.index"
+	rm -f "$idx"
+	for path in "--no-index" "--index=$idx --force-index" "--index=$idx"; do
+		# shellcheck disable=SC2086
+		"$@" $path > "$work/out.$$" 2> "$work/err.$$" ||
+			fail "$name ($path): exit status $? ($(cat "$work/err.$$"))"
+		diff -u "$file" "$work/out.$$" > "$work/diff.$$" ||
+			{ fail "$name ($path) differs:"; cat "$work/diff.$$"; }
+	done
+	rm -f "$work/out.$$" "$work/err.$$" "$work/diff.$$" "$idx"
 }
 
 case_calltree32() {
