@@ -102,55 +102,16 @@ static int handle(tk_cli *cli, int val, const char *arg, void *ctx)
 /* ---- events held before the first instruction ------------------------------ */
 
 struct held {
-	tk_event ev;
-	uint8_t *data;
+	tk_event *ev;		/* a copy (tk_event_copy), freed with free() */
 };
 
-/* Copy what an event points to; 0 if the event is not worth keeping. */
+/* Keep a copy of an event; 0 if the event is not worth keeping. */
 static int hold_event(struct held *h, const tk_event *ev)
 {
-	h->ev = *ev;
-	h->data = NULL;
-	size_t n;
-	switch (ev->kind) {
-	case TK_EV_REG:
-		n = ev->u.reg.view.len;
-		h->data = malloc(2 * n + 1);
-		if (!h->data)
-			return -1;
-		memcpy(h->data, ev->u.reg.value, n);
-		memcpy(h->data + n, ev->u.reg.state, n);
-		h->ev.u.reg.value = h->data;
-		h->ev.u.reg.state = h->data + n;
-		h->ev.u.reg.name = NULL;
-		h->ev.u.reg.name_len = 0;
-		return 1;
-	case TK_EV_MEM:
-		n = ev->u.mem.size;
-		h->data = malloc(2 * n + 1);
-		if (!h->data)
-			return -1;
-		if (n) {
-			memcpy(h->data, ev->u.mem.bytes, n);
-			memcpy(h->data + n, ev->u.mem.state, n);
-		}
-		h->ev.u.mem.bytes = h->data;
-		h->ev.u.mem.state = h->data + n;
-		return 1;
-	case TK_EV_INSN: {
-		const tk_insn *in = &ev->u.insn;
-		h->data = malloc(in->mode_len + in->disasm_len + 1);
-		if (!h->data)
-			return -1;
-		memcpy(h->data, in->mode, in->mode_len);
-		memcpy(h->data + in->mode_len, in->disasm, in->disasm_len);
-		h->ev.u.insn.mode = (const char *)h->data;
-		h->ev.u.insn.disasm = (const char *)h->data + in->mode_len;
-		return 1;
-	}
-	default:
+	h->ev = NULL;
+	if (ev->kind != TK_EV_REG && ev->kind != TK_EV_MEM && ev->kind != TK_EV_INSN)
 		return 0;
-	}
+	return tk_event_copy(ev, 0, &h->ev) < 0 ? -1 : 1;
 }
 
 /* ---- declarations ---------------------------------------------------------- */
@@ -394,12 +355,12 @@ static int on_event(struct vcd *v, const tk_event *ev)
 static bool decide_a64(const struct held *h, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (h[i].ev.kind == TK_EV_INSN)
-			return h[i].ev.u.insn.isa == TK_ISA_A64 || h[i].ev.u.insn.isa == TK_ISA_UNKNOWN;
+		if (h[i].ev->kind == TK_EV_INSN)
+			return h[i].ev->u.insn.isa == TK_ISA_A64 || h[i].ev->u.insn.isa == TK_ISA_UNKNOWN;
 	/* No instruction: go by the registers written. */
 	for (size_t i = 0; i < n; i++)
-		if (h[i].ev.kind == TK_EV_REG) {
-			tk_reg r = h[i].ev.u.reg.view.reg;
+		if (h[i].ev->kind == TK_EV_REG) {
+			tk_reg r = h[i].ev->u.reg.view.reg;
 			if (r >= TK_REG_X0 && r <= TK_REG_XSP)
 				return true;
 			if (r <= TK_REG_R15)
@@ -528,7 +489,7 @@ int tk_cmd_vcd(int argc, char **argv)
 
 	int out_rc = 0;
 	for (size_t i = 0; i < nheld && out_rc == 0; i++)
-		out_rc = on_event(&v, &held[i].ev);
+		out_rc = on_event(&v, held[i].ev);
 	rc = 0;
 	while (out_rc == 0 && more && (rc = tk_cli_next(&cli, src, &ev)) > 0)
 		out_rc = on_event(&v, &ev);
@@ -554,7 +515,7 @@ io:
 		tk_cli_error(&cli, "error writing %s", cli.output ? cli.output : "standard output");
 done:
 	for (size_t i = 0; i < nheld; i++)
-		free(held[i].data);
+		free(held[i].ev);
 	free(held);
 	tk_vcd_free(v.w);
 	tk_cli_close_trace(&cli, src);

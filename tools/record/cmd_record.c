@@ -161,6 +161,9 @@ static bool is_opt(const char *a, const char *name)
 	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
 }
 
+/* parse_args: --help was shown, stop (exit 0). */
+#define HELP_SHOWN (-1)
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -189,7 +192,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			printf(usage_text, o->prog);
 			fputs(help_text, stdout);
-			exit(TK_EXIT_OK);
+			return HELP_SHOWN;
 		} else if (!strcmp(a, "--")) {
 			if (i + 1 >= argc)
 				return usage_error(o->prog, "missing PROGRAM", NULL);
@@ -531,7 +534,9 @@ int tk_cmd_record(int argc, char **argv)
 {
 	struct opts o;
 	int rc = parse_args(argc, argv, &o);
-	if (rc == 0)
+	if (rc == HELP_SHOWN)
+		rc = TK_EXIT_OK;
+	else if (rc == 0)
 		rc = run(&o);
 	free(o.pargv);
 	return rc;
