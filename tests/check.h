@@ -5,17 +5,37 @@
  *   CHECKF(cond, fmt, ...) the same, with a printf-style explanation
  *   CHECK_EQ(a, b)         two integers (as unsigned long long) are equal
  *   CHECK_STR(a, b)        two C strings are equal
+ *   check_at(ok, file, line, fmt, ...)  a helper's check, at its caller's line
  *   check_report(name)     prints a summary; returns the exit status (0/1)
  *
  * Checks count and go on, so one run reports every failure. */
 #ifndef TRACEKIT_TESTS_CHECK_H
 #define TRACEKIT_TESTS_CHECK_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 static int check_failures;
 static unsigned long check_passes;
+
+/* For helpers that check on their caller's behalf: the caller's file and
+ * line are reported. */
+static inline __attribute__((format(printf, 4, 5), unused)) void
+check_at(int ok, const char *file, int line, const char *fmt, ...)
+{
+	if (ok) {
+		check_passes++;
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s:%d: check failed: ", file, line);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	check_failures++;
+}
 
 #define CHECK(cond) CHECKF(cond, "%s", "")
 

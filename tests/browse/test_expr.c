@@ -4,9 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../check.h"
 #include "view/expr.h"
-
-static int failures, checks;
 
 /* A few names as the browser would resolve them: registers and symbols. */
 static int names(void *ctx, const char *name, size_t len, uint64_t *value,
@@ -32,32 +31,19 @@ static int names(void *ctx, const char *name, size_t len, uint64_t *value,
 static void ok(const char *text, uint64_t want)
 {
 	uint64_t v = 0;
-	char err[128];
-	checks++;
-	if (tk_expr_eval(text, names, NULL, &v, err, sizeof err)) {
-		printf("FAIL: '%s': error '%s', want 0x%llx\n", text, err,
-		       (unsigned long long)want);
-		failures++;
-	} else if (v != want) {
-		printf("FAIL: '%s' = 0x%llx, want 0x%llx\n", text,
-		       (unsigned long long)v, (unsigned long long)want);
-		failures++;
-	}
+	char err[128] = "";
+	int rc = tk_expr_eval(text, names, NULL, &v, err, sizeof err);
+	CHECKF(rc == 0 && v == want, "'%s' = 0x%llx (error '%s'), want 0x%llx", text,
+	       (unsigned long long)v, err, (unsigned long long)want);
 }
 
 static void bad(const char *text, const char *want_err)
 {
 	uint64_t v = 0;
-	char err[128];
-	checks++;
-	if (!tk_expr_eval(text, names, NULL, &v, err, sizeof err)) {
-		printf("FAIL: '%s' = 0x%llx, want error '%s'\n", text,
-		       (unsigned long long)v, want_err);
-		failures++;
-	} else if (strcmp(err, want_err) != 0) {
-		printf("FAIL: '%s': error '%s', want '%s'\n", text, err, want_err);
-		failures++;
-	}
+	char err[128] = "";
+	int rc = tk_expr_eval(text, names, NULL, &v, err, sizeof err);
+	CHECKF(rc != 0 && !strcmp(err, want_err), "'%s' = 0x%llx, error '%s', want error '%s'",
+	       text, (unsigned long long)v, err, want_err);
 }
 
 int main(void)
@@ -98,14 +84,8 @@ int main(void)
 
 	/* Without a resolver every name is an error. */
 	uint64_t v;
-	char err[64];
-	checks++;
-	if (!tk_expr_eval("sp", NULL, NULL, &v, err, sizeof err) ||
-	    strcmp(err, "unknown name 'sp'") != 0) {
-		printf("FAIL: no resolver: '%s'\n", err);
-		failures++;
-	}
-
-	printf("%d passed, %d failed\n", checks - failures, failures);
-	return failures != 0;
+	char err[64] = "";
+	CHECKF(tk_expr_eval("sp", NULL, NULL, &v, err, sizeof err) &&
+	       !strcmp(err, "unknown name 'sp'"), "no resolver: '%s'", err);
+	return check_report("expr");
 }

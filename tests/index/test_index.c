@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 
+#include "../check.h"
 #include "tracekit/source_author.h"
 #include "tracekit/calls.h"
 #include "tracekit/error.h"
@@ -22,25 +23,6 @@
 #include "tracekit/tarmac.h"
 
 static const char *testdir, *tracesdir, *workdir;
-static int failures;
-
-#define CHECK(cond) check((cond), __LINE__, "%s", #cond)
-
-static void check(int ok, int line, const char *fmt, ...)
-{
-	if (ok)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "test_index.c:%d: FAILED: ", line);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	failures++;
-}
-
-#define CHECK_EQ(a, b) do { unsigned long long a_ = (a), b_ = (b); \
-	check(a_ == b_, __LINE__, "%s == %s: 0x%llx != 0x%llx", #a, #b, a_, b_); } while (0)
 
 static tk_index *open_trace(const char *dir, const char *name, bool big_endian)
 {
@@ -99,12 +81,12 @@ static void check_reg(tk_index *idx, uint64_t pos, const char *name, const char 
 	uint8_t val[256], known[256];
 	char got[600];
 	if (tk_index_reg_lookup(idx, pos, name, &v) != 0) {
-		check(0, line, "lookup %s", name);
+		check_at(0, __FILE__, line, "lookup %s", name);
 		return;
 	}
 	int rc = tk_index_reg(idx, pos, v, val, known);
 	fmt_reg(got, val, known, v.len);
-	check(rc == 0 && !strcmp(got, want), line, "%s at %llu: got %s, want %s", name,
+	check_at(rc == 0 && !strcmp(got, want), __FILE__, line, "%s at %llu: got %s, want %s", name,
 	      (unsigned long long)pos, got, want);
 
 	/* the register set gives the same answer */
@@ -114,7 +96,7 @@ static void check_reg(tk_index *idx, uint64_t pos, const char *name, const char 
 		if (rc == 0)
 			rc = tk_index_regset_get(rs, v, val, known);
 		fmt_reg(got, val, known, v.len);
-		check(rc == 0 && !strcmp(got, want), line, "regset %s at %llu: got %s, want %s",
+		check_at(rc == 0 && !strcmp(got, want), __FILE__, line, "regset %s at %llu: got %s, want %s",
 		      name, (unsigned long long)pos, got, want);
 		tk_index_regset_free(rs);
 	}
@@ -128,7 +110,7 @@ static void check_mem(tk_index *idx, uint64_t pos, uint64_t addr, size_t len, co
 	char got[800];
 	int rc = tk_index_mem(idx, pos, addr, len, val, known);
 	fmt_mem(got, val, known, len);
-	check(rc == 0 && !strcmp(got, want), line, "mem 0x%llx+%zu at %llu: got '%s', want '%s'",
+	check_at(rc == 0 && !strcmp(got, want), __FILE__, line, "mem 0x%llx+%zu at %llu: got '%s', want '%s'",
 	      (unsigned long long)addr, len, (unsigned long long)pos, got, want);
 }
 
@@ -143,7 +125,7 @@ static void check_regw(tk_index *idx, bool prev, uint64_t pos, const char *name,
 	int rc = prev ? tk_index_reg_prev_write(idx, pos, v, &q)
 		      : tk_index_reg_next_write(idx, pos, v, &q);
 	long long got = rc == 0 ? (long long)q : rc == TK_ERR_NOTFOUND ? -1 : -100 + rc;
-	check(got == want, line, "%s write of %s from %llu: got %lld, want %lld",
+	check_at(got == want, __FILE__, line, "%s write of %s from %llu: got %lld, want %lld",
 	      prev ? "prev" : "next", name, (unsigned long long)pos, got, want);
 }
 
@@ -155,7 +137,7 @@ static void check_memw(tk_index *idx, bool prev, uint64_t pos, uint64_t addr, si
 	int rc = prev ? tk_index_mem_prev_write(idx, pos, addr, len, &q)
 		      : tk_index_mem_next_write(idx, pos, addr, len, &q);
 	long long got = rc == 0 ? (long long)q : rc == TK_ERR_NOTFOUND ? -1 : -100 + rc;
-	check(got == want, line, "%s write of 0x%llx+%zu from %llu: got %lld, want %lld",
+	check_at(got == want, __FILE__, line, "%s write of 0x%llx+%zu from %llu: got %lld, want %lld",
 	      prev ? "prev" : "next", (unsigned long long)addr, len, (unsigned long long)pos, got,
 	      want);
 }
@@ -174,7 +156,7 @@ static void check_changes(tk_index *idx, uint64_t a, uint64_t b, uint64_t lo, ui
 {
 	char got[4096] = "";
 	int rc = tk_index_mem_changes(idx, a, b, lo, hi, asc, collect_range, got);
-	check(rc == 0 && !strcmp(got, want), line, "changes %llu..%llu: got '%s', want '%s'",
+	check_at(rc == 0 && !strcmp(got, want), __FILE__, line, "changes %llu..%llu: got '%s', want '%s'",
 	      (unsigned long long)a, (unsigned long long)b, got, want);
 }
 
@@ -491,7 +473,7 @@ static void verify_group(tk_index *idx, uint64_t pos, expect *e, size_t n, const
 			}
 			if (later)
 				continue;
-			check(k[b] && v[b] == e[i].v[b], __LINE__,
+			check_at(k[b] && v[b] == e[i].v[b], __FILE__, __LINE__,
 			      "%s pos %llu: %s byte %u: index %s%02x, trace %02x", name,
 			      (unsigned long long)pos,
 			      e[i].mem ? "mem" : tk_reg_name(e[i].view.reg), b, k[b] ? "" : "unknown ",
@@ -829,7 +811,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown case %s\n", c);
 		return 2;
 	}
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	return failures ? 1 : 0;
+	return check_report(c);
 }
