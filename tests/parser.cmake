@@ -95,36 +95,23 @@ foreach(f ${TK_PARSER_TRACES})
                 STDOUT_MATCH "warnings: 0\n" STDERR_EMPTY)
 endforeach()
 
-# libFuzzer (clang).  The parser sources are compiled into the target so
-# that they carry the fuzzer's coverage instrumentation.
-if(TK_FUZZ OR CMAKE_C_COMPILER_ID MATCHES "Clang")
-  include(CheckCSourceCompiles)
-  set(CMAKE_REQUIRED_FLAGS "-fsanitize=fuzzer")
-  check_c_source_compiles("
-    #include <stddef.h>
-    #include <stdint.h>
-    int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }"
-    TK_HAVE_LIBFUZZER)
-  unset(CMAKE_REQUIRED_FLAGS)
-  if(TK_HAVE_LIBFUZZER)
-    set(lib ${CMAKE_SOURCE_DIR}/lib)
-    add_executable(fuzz_tarmac_line ${CMAKE_SOURCE_DIR}/fuzz/fuzz_tarmac_line.c
-                   ${lib}/sources/tarmac/tarmac_parse.c ${lib}/sources/tarmac/tarmac_insn.c
-                   ${lib}/sources/tarmac/tarmac_reg.c ${lib}/sources/tarmac/tarmac_mem.c
-                   ${lib}/sources/tarmac/tarmac_lex.c ${lib}/core/regs.c ${lib}/core/error.c)
-    target_include_directories(fuzz_tarmac_line PRIVATE ${CMAKE_SOURCE_DIR}/include ${lib})
-    target_compile_options(fuzz_tarmac_line PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_options(fuzz_tarmac_line PRIVATE -fsanitize=fuzzer,address,undefined)
-    add_test(NAME parser.fuzz
-             COMMAND ${CMAKE_COMMAND} -DFUZZER=$<TARGET_FILE:fuzz_tarmac_line>
-                     "-DSEEDS=${TK_TRACES}/parsertest.txt|${TK_TRACES}/parsertest-implicit-thumb.txt"
-                     -DWORK=${CMAKE_BINARY_DIR}/fuzz-tarmac-line
-                     -DDICT=${CMAKE_SOURCE_DIR}/fuzz/tarmac.dict -DSECONDS=20
-                     -P ${TK_PARSER_DIR}/run_fuzz.cmake)
-    set_tests_properties(parser.fuzz PROPERTIES TIMEOUT 120)
-  elseif(TK_FUZZ)
-    message(WARNING "TK_FUZZ: ${CMAKE_C_COMPILER} cannot link -fsanitize=fuzzer (install libclang-rt-dev); no fuzz targets")
-  endif()
+# libFuzzer (clang): the line parser, linked against the library built
+# with the fuzzer's coverage instrumentation (cmake/TkFuzz.cmake).  Its
+# seeds are the corpus lines, one file each (run_fuzz.cmake).
+if(TK_FUZZ_ENABLED)
+  tk_fuzzlib_setup()
+  add_executable(fuzz_tarmac_line ${CMAKE_SOURCE_DIR}/fuzz/fuzz_tarmac_line.c)
+  target_include_directories(fuzz_tarmac_line PRIVATE ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/lib)
+  target_link_libraries(fuzz_tarmac_line PRIVATE tk_fuzzlib)
+  target_compile_options(fuzz_tarmac_line PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_options(fuzz_tarmac_line PRIVATE -fsanitize=fuzzer,address,undefined)
+  add_test(NAME parser.fuzz
+           COMMAND ${CMAKE_COMMAND} -DFUZZER=$<TARGET_FILE:fuzz_tarmac_line>
+                   "-DSEEDS=${TK_TRACES}/parsertest.txt|${TK_TRACES}/parsertest-implicit-thumb.txt"
+                   -DWORK=${CMAKE_BINARY_DIR}/fuzz-tarmac-line
+                   -DDICT=${CMAKE_SOURCE_DIR}/fuzz/tarmac.dict -DSECONDS=20
+                   -P ${TK_PARSER_DIR}/run_fuzz.cmake)
+  set_tests_properties(parser.fuzz PROPERTIES TIMEOUT 120)
 endif()
 
 # Binary data with no NUL byte and no newline: caught by its non-text bytes.

@@ -269,8 +269,7 @@ out:
 	free(b.folded);
 	tkv_file_close(&b.file);
 	tkb_model_free(b.model);
-	if (cli.symtab)
-		tk_symtab_free(cli.symtab);
+	tk_cli_fini(&cli);
 	return rc;
 }
 #endif

@@ -137,6 +137,10 @@ tk_status tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *sp
 			return tk_cli_exit(st_);                             \
 	} while (0)
 
+/* Release what the helpers loaded (the image's symbols, the trace's
+ * function names).  cli can then only be parsed again. */
+void tk_cli_fini(tk_cli *cli);
+
 /* True if --debug names this domain (e.g. "call_heuristics"). */
 bool tk_cli_debug(const tk_cli *cli, const char *domain);
 
@@ -145,6 +149,9 @@ bool tk_cli_has_source_opt(const tk_cli *cli, const char *name);
 
 /* True if the trace is read big-endian (--bi given after any --li). */
 bool tk_cli_big_endian(const tk_cli *cli);
+
+/* The byte order the options give: 'b' (--bi last), 'l' (--li last), 0. */
+int tk_cli_endian_option(const tk_cli *cli);
 
 /* Load --image (if given) into cli->symtab, warning if its byte order
  * disagrees with --li/--bi (and reading the trace big-endian if the image

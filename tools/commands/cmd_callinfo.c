@@ -188,6 +188,6 @@ int tk_cmd_callinfo(int argc, char **argv)
 out:
 	free(ci.hits);
 	free(ci.addr);
-	tk_symtab_free(cli.symtab);
+	tk_cli_fini(&cli);
 	return status;
 }

@@ -97,6 +97,6 @@ int tk_cmd_calltree(int argc, char **argv)
 		status = TK_EXIT_OK;
 out:
 	tk_calltree_free(t);
-	tk_symtab_free(cli.symtab);
+	tk_cli_fini(&cli);
 	return status;
 }

@@ -98,6 +98,6 @@ int tk_cmd_export(int argc, char **argv)
 	if (tk_cli_close_output(&cli, fp) == 0)
 		status = TK_EXIT_OK;
 out:
-	tk_symtab_free(cli.symtab);
+	tk_cli_fini(&cli);
 	return status;
 }

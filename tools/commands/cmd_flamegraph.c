@@ -299,6 +299,6 @@ out:
 		free(names[i]);
 	free(names);
 	tk_callstacks_free(cs);
-	tk_symtab_free(cli.symtab);
+	tk_cli_fini(&cli);
 	return status;
 }

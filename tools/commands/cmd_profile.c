@@ -184,6 +184,6 @@ int tk_cmd_profile(int argc, char **argv)
 	status = tk_cli_close_output(&cli, fp) ? TK_EXIT_FAIL : TK_EXIT_OK;
 out:
 	free(p.rows);
-	tk_symtab_free(cli.symtab);
+	tk_cli_fini(&cli);
 	return status;
 }

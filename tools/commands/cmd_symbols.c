@@ -54,6 +54,6 @@ int tk_cmd_symbols(int argc, char **argv)
 			rc = TK_EXIT_FAIL;
 		}
 	}
-	tk_symtab_free(cli.symtab);
+	tk_cli_fini(&cli);
 	return rc;
 }

@@ -529,6 +529,6 @@ done:
 		if (tk_cli_close_output(&cli, fp))
 			status = TK_EXIT_FAIL;
 	}
-	tk_symtab_free(cli.symtab);
+	tk_cli_fini(&cli);
 	return status;
 }

@@ -297,7 +297,7 @@ static void close_trace(tks_trace *t)
 {
 	tkv_file_close(&t->text);
 	tk_index_free(t->idx);
-	tk_symtab_free(t->cli.symtab);
+	tk_cli_fini(&t->cli);
 	free(t->profile);
 	free(t->flame[0]);
 	free(t->flame[1]);
