@@ -118,6 +118,63 @@ static int class_of(unsigned id)
 	}
 }
 
+/* The length of a VEX or EVEX encoded instruction (AVX-512 and its mask
+ * instructions, which capstone 4 does not know), or 0.  None of them
+ * branches. */
+static unsigned vex_length(const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (b[i] == 0x67 || b[i] == 0x2e || b[i] == 0x3e || b[i] == 0x26 ||
+			 b[i] == 0x36 || b[i] == 0x64 || b[i] == 0x65))
+		i++;
+	if (i >= n)
+		return 0;
+	unsigned map;
+	if (b[i] == 0xc5) {
+		map = 1;
+		i += 2;
+	} else if (b[i] == 0xc4) {
+		if (i + 1 >= n)
+			return 0;
+		map = b[i + 1] & 0x1f;
+		i += 3;
+	} else if (b[i] == 0x62) {
+		if (i + 1 >= n)
+			return 0;
+		map = b[i + 1] & 0x7;
+		i += 4;
+	} else {
+		return 0;
+	}
+	if (i >= n || map < 1 || map > 3)
+		return 0;
+	uint8_t op = b[i++];
+	if (map == 1 && op == 0x77)
+		return i <= n ? (unsigned)i : 0;	/* vzeroupper/vzeroall: no ModRM */
+	if (i >= n)
+		return 0;
+	uint8_t modrm = b[i++];
+	unsigned mod = modrm >> 6, rm = modrm & 7;
+	if (mod != 3 && rm == 4) {
+		if (i >= n)
+			return 0;
+		uint8_t sib = b[i++];
+		if (mod == 0 && (sib & 7) == 5)
+			i += 4;
+	}
+	if (mod == 0 && rm == 5)
+		i += 4;
+	else if (mod == 1)
+		i += 1;
+	else if (mod == 2)
+		i += 4;
+	bool imm8 = map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 ||
+					      (op >= 0xc4 && op <= 0xc6)));
+	if (imm8)
+		i += 1;
+	return i <= n && i <= 15 ? (unsigned)i : 0;
+}
+
 void tk_pt_insn_classify(struct pt_insn_cache *c, uint64_t ip, const uint8_t *raw, uint8_t size,
 			 struct pt_insn_info *out)
 {
@@ -127,8 +184,16 @@ void tk_pt_insn_classify(struct pt_insn_cache *c, uint64_t ip, const uint8_t *ra
 		return;
 	cs_insn *insn = NULL;
 	size_t n = cs_disasm(c->cs, raw, size, ip, 1, &insn);
-	if (n != 1)
+	if (n != 1) {
+		unsigned len = vex_length(raw, size);
+		if (len) {
+			out->size = (uint8_t)len;
+			memcpy(out->raw, raw, len);
+			out->iclass = ptic_other;
+			out->branch = TK_BR_NONE;
+		}
 		return;
+	}
 	out->size = (uint8_t)insn->size;
 	memcpy(out->raw, raw, out->size);
 	out->iclass = (uint8_t)class_of(insn->id);
