@@ -57,3 +57,13 @@ foreach(case variants identical stat perf perf_script damage ptdump)
   set_tests_properties(pt.cli.${case} PROPERTIES FIXTURES_REQUIRED pt_data SKIP_RETURN_CODE 77
     ENVIRONMENT "TK_BIN=${TK_BIN};TK_WORK=${TK_PT_WORK}" TIMEOUT 600)
 endforeach()
+
+# libFuzzer targets (clang builds): raw PT and the perf.data reader.  The
+# generated perf.data files name real binaries, so decoding is fuzzed too.
+tk_add_fuzzer(NAME fuzz_pt SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_pt.c
+              SEED_DIRS ${CMAKE_SOURCE_DIR}/fuzz/seeds/pt
+              SEED_FILES ${TK_PT_WORK}/static-psb16.pt ${TK_PT_WORK}/pie-all.pt)
+tk_add_fuzzer(NAME fuzz_perf SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_perf.c
+              SEED_DIRS ${CMAKE_SOURCE_DIR}/fuzz/seeds/perf
+              SEED_FILES ${TK_PT_WORK}/static-psb64.data ${TK_PT_WORK}/static-lost.data
+                         ${TK_PT_WORK}/static-2cpu.data ${TK_PT_WORK}/pie-psb64.data)

@@ -135,6 +135,13 @@ static int alloc_decoder(struct piece_dec *pd)
 	struct pt_config cfg;
 	tk_pt_config(pd->pt, &cfg, data + pd->pc->begin, data + pd->pc->end);
 	if (use_blk(pd)) {
+		/* libipt 2.0.5's block decoder recurses once per direct jump
+		 * or call it follows from its block cache: an endless loop of
+		 * them (which needs no trace) overflows the stack.  Ending
+		 * blocks there bounds that; the endless-loop guard then sees
+		 * the loop. */
+		cfg.flags.variant.block.end_on_jump = 1;
+		cfg.flags.variant.block.end_on_call = 1;
 		pd->blk = pt_blk_alloc_decoder(&cfg);
 		if (!pd->blk || pt_blk_set_image(pd->blk, pd->image) < 0)
 			return TK_ERR_NOMEM;

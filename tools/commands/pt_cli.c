@@ -34,7 +34,7 @@ static int add_image(tk_cli *cli, tk_pt_cli *p, const char *opt, const char *arg
 		tk_cli_error(cli, "%s: too many images", opt);
 		return -1;
 	}
-	char *copy = strdup(arg);	/* lives until exit */
+	char *copy = strdup(arg);	/* freed by tk_pt_cli_open */
 	if (!copy) {
 		tk_cli_error(cli, "out of memory");
 		return -1;
@@ -146,9 +146,7 @@ int tk_pt_cli_open(tk_cli *cli, const tk_pt_cli *p, tk_pt **out)
 	o.diag = tk_pt_cli_diag;
 	o.diag_ctx = cli;
 	int rc = tk_pt_open(p->trace, &o, out);
-	if (rc < 0)
-		return TK_EXIT_FAIL;	/* the diagnostic said why */
-	for (int i = 0; i < p->nimages; i++) {
+	for (int i = 0; i < p->nimages && rc == 0; i++) {
 		const tk_pt_cli_image *im = &p->images[i];
 		rc = im->raw ? tk_pt_add_raw(*out, im->path, im->addr)
 			     : tk_pt_add_elf(*out, im->path, im->at, im->addr);
@@ -156,8 +154,10 @@ int tk_pt_cli_open(tk_cli *cli, const tk_pt_cli *p, tk_pt **out)
 			tk_cli_error(cli, "%s", tk_pt_error_detail(*out));
 			tk_pt_free(*out);
 			*out = NULL;
-			return TK_EXIT_FAIL;
 		}
 	}
-	return 0;
+	/* The library keeps its own copies of the paths. */
+	for (int i = 0; i < p->nimages; i++)
+		free((char *)p->images[i].path);
+	return rc < 0 ? TK_EXIT_FAIL : 0;	/* a diagnostic said why */
 }

@@ -61,8 +61,8 @@ int tk_pt_cli_option(tk_cli *cli, tk_pt_cli *p, int val, const char *arg);
 /* After tk_cli_parse: take the TRACE argument unless --pt gave it. */
 int tk_pt_cli_trace(tk_cli *cli, tk_pt_cli *p);
 
-/* Open the trace and add the images; prints what went wrong.  Returns 0
- * or TK_EXIT_FAIL. */
+/* Open the trace and add the images (then frees p's image paths); prints
+ * what went wrong.  Returns 0 or TK_EXIT_FAIL.  Call once. */
 int tk_pt_cli_open(tk_cli *cli, const tk_pt_cli *p, tk_pt **out);
 
 /* Prints "FILE: warning: ..." diagnostics (counted in cli->warnings). */
