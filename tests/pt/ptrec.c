@@ -2,11 +2,12 @@
 /* ptrec: record the instructions a real x86-64 program executes, by
  * single-stepping it under ptrace, for the Intel PT test generator.
  *
- *   ptrec [--from=ADDR] OUT PROGRAM [ARGS...]
+ *   ptrec [--from=ADDR] [--to=ADDR] OUT PROGRAM [ARGS...]
  *
  * The program runs with an empty environment and without address space
  * randomisation, so runs are repeatable.  With --from, recording starts
- * when the program first reaches ADDR (an int3 is planted there).  OUT
+ * when the program first reaches ADDR (an int3 is planted there); with
+ * --to, it stops before the instruction at that address.  OUT
  * gets one line per executed instruction, "IP SIZE CLASS TARGET" (hex; the
  * class letter: o other, b conditional branch, j direct jump, J indirect
  * jump, c direct call, C indirect call, r return, s syscall / int / far
@@ -110,12 +111,16 @@ static void dump_maps(pid_t pid, FILE *out, const char *outpath)
 
 int main(int argc, char **argv)
 {
-	uint64_t from = 0;
+	uint64_t from = 0, to = 0;
 	int a = 1;
-	if (a < argc && !strncmp(argv[a], "--from=", 7))
-		from = strtoull(argv[a++] + 7, NULL, 16);
+	for (; a < argc && !strncmp(argv[a], "--", 2); a++) {
+		if (!strncmp(argv[a], "--from=", 7))
+			from = strtoull(argv[a] + 7, NULL, 16);
+		else if (!strncmp(argv[a], "--to=", 5))
+			to = strtoull(argv[a] + 5, NULL, 16);
+	}
 	if (argc - a < 2) {
-		fprintf(stderr, "usage: ptrec [--from=ADDR] OUT PROGRAM [ARGS...]\n");
+		fprintf(stderr, "usage: ptrec [--from=ADDR] [--to=ADDR] OUT PROGRAM [ARGS...]\n");
 		return 2;
 	}
 	const char *outpath = argv[a];
@@ -182,6 +187,11 @@ int main(int argc, char **argv)
 		struct user_regs_struct r;
 		ptrace(PTRACE_GETREGS, pid, NULL, &r);
 		uint64_t ip = r.rip;
+		if (to && ip == to) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			break;
+		}
 		uint8_t code[16];
 		ssize_t n = pread(mem, code, sizeof code, (off_t)ip);
 		uint8_t size = 0;

@@ -319,7 +319,12 @@ int main(int argc, char **argv)
 		default:
 			break;
 		}
-		if (last && in->cls != 's') {
+		if (last && (in->cls == 'r' || in->cls == 'J' || in->cls == 'C')) {
+			/* A branch that needs trace ends it: TIP.PGD bound to
+			 * it, to where the recording began (as an IP filter
+			 * exit would). */
+			ip_packet(ppt_tip_pgd, v[0].ip, false);
+		} else if (last && in->cls != 's') {
 			/* Stop after the last instruction: an async disable at
 			 * the instruction that would come next. */
 			uint64_t after = in->cls == 'j' || in->cls == 'c' ? in->target : in->ip + in->size;
