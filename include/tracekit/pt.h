@@ -173,6 +173,9 @@ typedef struct tk_pt_decode_opts {
 	/* Block decoder only: a TK_PT_BLOCK item before each block's
 	 * instructions (ptxed --block:show-blocks). */
 	bool block_marks;
+	/* Yield no instructions or blocks at all, only events, errors, gaps
+	 * and the end; tk_pt_decode_insns/blocks count them (ptxed -q). */
+	bool count_only;
 	/* Give up on a run of this many instructions decoded without the
 	 * trace moving on (an endless loop that needs no trace: reported as
 	 * an error, decoding resumes at the next PSB).  0: 1 << 26. */

@@ -86,6 +86,7 @@ static struct chunk *get_chunk(struct tk_pt_decode *d)
 	c->next = NULL;
 	c->n = 0;
 	c->nside = 0;
+	c->ninsns = c->nblocks = 0;
 	return c;
 }
 
@@ -139,7 +140,7 @@ static void run_piece(struct worker *w, unsigned k)
 		rc = tk_pt_piece_fill(&pd, c);
 		pthread_mutex_lock(&d->mu);
 		struct slot *s = &d->slots[k];
-		if (c->n) {
+		if (c->n || c->ninsns) {
 			if (s->tail)
 				s->tail->next = c;
 			else
@@ -214,6 +215,10 @@ int tk_pt_decode_new(tk_pt *pt, unsigned i, const tk_pt_decode_opts *opts,
 		tk_pt_decode_opts_init(&d->o);
 	if (d->o.decoder != TK_PT_DECODER_BLOCK) {
 		d->o.blocks_only = false;
+		d->o.block_marks = false;
+	}
+	if (d->o.count_only) {
+		d->o.blocks_only = d->o.decoder == TK_PT_DECODER_BLOCK;
 		d->o.block_marks = false;
 	}
 	uint64_t pb = d->o.piece_bytes ? d->o.piece_bytes : TK_PT_PIECE_BYTES;
@@ -319,10 +324,14 @@ static int next_chunk(struct tk_pt_decode *d)
 			return rc;
 		}
 		if (!c->n) {
+			d->insns += c->ninsns;
+			d->blocks += c->nblocks;
 			put_chunk(d, c);
 			return rc ? 0 : next_chunk(d);
 		}
 		d->chunk = c;
+		d->insns += c->ninsns;
+		d->blocks += c->nblocks;
 		return 1;
 	}
 	pthread_mutex_lock(&d->mu);
@@ -338,6 +347,8 @@ static int next_chunk(struct tk_pt_decode *d)
 		if (!s->head)
 			s->tail = NULL;
 		d->chunk->next = NULL;
+		d->insns += d->chunk->ninsns;
+		d->blocks += d->chunk->nblocks;
 		s->nchunks--;
 		pthread_cond_broadcast(&d->cv_workers);
 		rc = 1;

@@ -59,6 +59,7 @@ struct chunk {
 	struct chunk *next;
 	uint32_t n;
 	uint32_t nside, sidecap;
+	uint64_t ninsns, nblocks;	/* counted, not recorded (count_only) */
 	struct side *side;
 	struct rec recs[CHUNK_RECS];
 };

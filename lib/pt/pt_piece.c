@@ -254,7 +254,10 @@ static int take_block(struct piece_dec *pd, struct chunk *ch, uint64_t off)
 		uint64_t end = b->end_ip;
 		if (pd->fillin)
 			n = fillin_count(pd, &end);
-		if (n)
+		if (pd->o->count_only) {
+			ch->ninsns += n;
+			ch->nblocks += n != 0;
+		} else if (n)
 			ch->recs[ch->n++] = (struct rec){.kind = R_BLOCK, .aux = n, .ip = b->ip,
 							 .offset = off, .u.end_ip = end};
 		return n < b->ninsn;
@@ -276,6 +279,10 @@ static int take_insn(struct piece_dec *pd, struct chunk *ch, const struct pt_ins
 {
 	if (pd->fillin && insn->ip == pd->pc->boundary_ip)
 		return 1;
+	if (pd->o->count_only) {
+		ch->ninsns++;
+		return 0;
+	}
 	const struct pt_insn_info *in = tk_pt_insn_at(pd->cache, insn->ip);
 	bool call_next = in && in->direct && insn->iclass == ptic_call &&
 			 in->target == insn->ip + insn->size;
@@ -416,9 +423,63 @@ static int step(struct piece_dec *pd, struct chunk *ch)
 	return 0;
 }
 
+/* The common case of counting with the block decoder: block after block
+ * with no event, no end and no seam in sight, without the state machine. */
+static void fast_blocks(struct piece_dec *pd, struct chunk *ch)
+{
+	uint64_t base = pd->pc->begin;
+	while (ch->n + ROOM < CHUNK_RECS) {
+		uint64_t off = 0;
+		pt_blk_get_offset(pd->blk, &off);
+		off += base;
+		struct pt_block *b = &pd->block;
+		int status = pt_blk_next(pd->blk, b, sizeof *b);
+		if (off != pd->guard_off || b->ninsn + pd->guard_count > (1ull << 20)) {
+			/* The slow path applies the guard. */
+			pd->after_status = status;
+			if (guard_tripped(pd, off, b->ninsn)) {
+				b->ninsn = 0;
+				pd->guard_count = (pd->o->max_linear ? pd->o->max_linear : (1ull << 26)) + 1;
+			}
+		} else {
+			pd->guard_count += b->ninsn;
+		}
+		if (pd->o->count_only) {
+			ch->ninsns += b->ninsn;
+			ch->nblocks += b->ninsn != 0;
+		} else if (b->ninsn) {
+			ch->recs[ch->n++] = (struct rec){.kind = R_BLOCK, .aux = b->ninsn, .ip = b->ip,
+							 .offset = off, .u.end_ip = b->end_ip};
+		}
+		if (status < 0 || (status & (pts_event_pending | pts_eos)) ||
+		    pd->guard_count > (pd->o->max_linear ? pd->o->max_linear : (1ull << 26))) {
+			pd->after_status = status;
+			pd->state = S_AFTER;
+			return;
+		}
+	}
+	pd->status = 0;
+	pd->state = S_EVENTS;
+}
+
 int tk_pt_piece_fill(struct piece_dec *pd, struct chunk *ch)
 {
 	while (ch->n + ROOM < CHUNK_RECS) {
+		if (pd->state == S_NEXT && pd->o->blocks_only && !pd->fillin && pd->blk &&
+		    !pd->pending) {
+			fast_blocks(pd, ch);
+			if (pd->state == S_AFTER && pd->guard_count >
+			    (pd->o->max_linear ? pd->o->max_linear : (1ull << 26))) {
+				int rc = push_error(pd, ch, "error", -pte_internal, pd->block.ip);
+				if (rc < 0)
+					return rc;
+				snprintf(ch->side[ch->nside - 1].text, sizeof ch->side[0].text,
+					 "error: endless loop that needs no trace");
+				pd->guard_count = 0;
+				pd->state = S_SYNC;
+			}
+			continue;
+		}
 		if (pd->pending) {
 			if (expand_pending(pd, ch)) {
 				pd->pending = false;

@@ -118,7 +118,7 @@ static int64_t run_stream(tk_cli *cli, struct ptxed_ctx *c, tk_pt *pt, unsigned 
 	o.decoder = c->decoder;
 	o.threads = c->p.threads;
 	o.piece_bytes = c->p.piece_bytes;
-	o.blocks_only = cli->quiet && c->decoder == TK_PT_DECODER_BLOCK;
+	o.count_only = cli->quiet;
 	o.block_marks = c->show_blocks && !cli->quiet;
 	tk_pt_decode *d;
 	int rc = tk_pt_decode_new(pt, i, &o, &d);
