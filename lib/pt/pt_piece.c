@@ -462,6 +462,42 @@ static void fast_blocks(struct piece_dec *pd, struct chunk *ch)
 	pd->state = S_EVENTS;
 }
 
+/* The same for the instruction flow decoder. */
+static void fast_insns(struct piece_dec *pd, struct chunk *ch)
+{
+	uint64_t base = pd->pc->begin;
+	uint64_t lim = pd->o->max_linear ? pd->o->max_linear : (1ull << 26);
+	while (ch->n + ROOM < CHUNK_RECS) {
+		uint64_t off = 0;
+		pt_insn_get_offset(pd->ins, &off);
+		off += base;
+		struct pt_insn insn;
+		insn.iclass = ptic_error;
+		insn.ip = 0;
+		int status = pt_insn_next(pd->ins, &insn, sizeof insn);
+		pd->insn_ip = insn.ip;
+		if (insn.iclass != ptic_error) {
+			if (off != pd->guard_off) {
+				pd->guard_off = off;
+				pd->guard_count = 0;
+			}
+			if (++pd->guard_count > lim) {
+				pd->after_status = status;
+				pd->state = S_AFTER;
+				return;
+			}
+			take_insn(pd, ch, &insn, off);
+		}
+		if (status < 0 || (status & (pts_event_pending | pts_eos))) {
+			pd->after_status = status;
+			pd->state = S_AFTER;
+			return;
+		}
+	}
+	pd->status = 0;
+	pd->state = S_EVENTS;
+}
+
 int tk_pt_piece_fill(struct piece_dec *pd, struct chunk *ch)
 {
 	while (ch->n + ROOM < CHUNK_RECS) {
@@ -471,6 +507,20 @@ int tk_pt_piece_fill(struct piece_dec *pd, struct chunk *ch)
 			if (pd->state == S_AFTER && pd->guard_count >
 			    (pd->o->max_linear ? pd->o->max_linear : (1ull << 26))) {
 				int rc = push_error(pd, ch, "error", -pte_internal, pd->block.ip);
+				if (rc < 0)
+					return rc;
+				snprintf(ch->side[ch->nside - 1].text, sizeof ch->side[0].text,
+					 "error: endless loop that needs no trace");
+				pd->guard_count = 0;
+				pd->state = S_SYNC;
+			}
+			continue;
+		}
+		if (pd->state == S_NEXT && pd->ins && !pd->fillin) {
+			fast_insns(pd, ch);
+			uint64_t lim = pd->o->max_linear ? pd->o->max_linear : (1ull << 26);
+			if (pd->state == S_AFTER && pd->guard_count > lim) {
+				int rc = push_error(pd, ch, "error", -pte_internal, pd->insn_ip);
 				if (rc < 0)
 					return rc;
 				snprintf(ch->side[ch->nside - 1].text, sizeof ch->side[0].text,
