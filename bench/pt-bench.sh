@@ -53,7 +53,7 @@ row "tracekit ptxed -q --stat (1 thread)" "$tk" ptxed --quiet --stat --threads=1
 row "tracekit ptxed -q --stat (2 threads)" "$tk" ptxed --quiet --stat --threads=2 --image=workload work.pt
 row "tracekit ptxed -q --stat --insn-decoder (1)" "$tk" ptxed --quiet --stat --insn-decoder --threads=1 --image=workload work.pt
 row "tracekit ptxed -q --stat --insn-decoder (2)" "$tk" ptxed --quiet --stat --insn-decoder --threads=2 --image=workload work.pt
-row "tracekit ptxed --no-inst > /dev/null (2)" "$tk" ptxed --no-inst --threads=2 --image=workload work.pt
-if command -v perf > /dev/null && perf script -i work.data --itrace=i0ns -F ip 2> /dev/null | head -1 | grep -q .; then
+row "tracekit ptxed --no-inst > /dev/null (2)" sh -c "'$tk' ptxed --no-inst --threads=2 --image=workload work.pt > /dev/null && echo listed"
+if command -v perf > /dev/null && { perf script -i work.data --itrace=i0ns -F ip 2> /dev/null || true; } | head -1 | grep -q .; then
 	runs=1 row "perf script --itrace=i0ns -F ip | wc -l (once)" sh -c "perf script -i work.data --itrace=i0ns -F ip 2>/dev/null | wc -l"
 fi

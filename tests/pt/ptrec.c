@@ -188,6 +188,7 @@ int main(int argc, char **argv)
 		ptrace(PTRACE_GETREGS, pid, NULL, &r);
 		uint64_t ip = r.rip;
 		if (to && ip == to) {
+			dump_maps(pid, out, outpath);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			break;
