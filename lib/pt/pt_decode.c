@@ -452,6 +452,7 @@ int tk_pt_decode_next(tk_pt_decode *d, tk_pt_item *item)
 			return 1;
 		}
 		d->gap_done = false;
+		d->pos = p->end;	/* progress, even when nothing is yielded */
 		if (d->nworkers)
 			pthread_mutex_lock(&d->mu);
 		d->cur++;
