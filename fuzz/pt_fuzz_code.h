@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The code the Intel PT fuzz targets decode against: a loop, a call, a
+ * return and an indirect jump at 0x1000, written once to a file (the
+ * perf.data seeds name that file in their MMAP2 records). */
+#ifndef TK_FUZZ_PT_CODE_H
+#define TK_FUZZ_PT_CODE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tracekit/pt.h"
+
+#define TK_FUZZ_PT_CODE_PATH "/tmp/tracekit-fuzz-pt.code"
+#define TK_FUZZ_PT_CODE_ADDR 0x1000
+
+static const uint8_t tk_fuzz_pt_code[] = {
+	0x31, 0xc0,			/* 1000: xor eax, eax */
+	0xff, 0xc0,			/* 1002: inc eax */
+	0x83, 0xf8, 0x05,		/* 1004: cmp eax, 5 */
+	0x75, 0xf9,			/* 1007: jne 1002 */
+	0xe8, 0x02, 0x00, 0x00, 0x00,	/* 1009: call 1010 */
+	0xff, 0xe3,			/* 100e: jmp rbx */
+	0xc3,				/* 1010: ret */
+	0xeb, 0xfe,			/* 1011: jmp 1011 (an endless loop) */
+	0xe8, 0xfb, 0xff, 0xff, 0xff,	/* 1013: call 1013 (endless recursion) */
+};
+
+static void tk_fuzz_pt_write_code(void)
+{
+	FILE *f = fopen(TK_FUZZ_PT_CODE_PATH, "wb");
+	if (f) {
+		fwrite(tk_fuzz_pt_code, 1, sizeof tk_fuzz_pt_code, f);
+		fclose(f);
+	}
+}
+
+static volatile unsigned tk_fuzz_sink;
+
+/* Decode every stream with both decoders; read everything items point at. */
+static void tk_fuzz_pt_decode_all(tk_pt *pt, unsigned threads)
+{
+	for (unsigned s = 0; s < tk_pt_stream_count(pt); s++)
+		for (int dec = 0; dec < 2; dec++) {
+			tk_pt_decode_opts o;
+			tk_pt_decode_opts_init(&o);
+			o.decoder = dec ? TK_PT_DECODER_INSN : TK_PT_DECODER_BLOCK;
+			o.threads = threads;
+			o.piece_bytes = 64;
+			o.max_linear = 4096;
+			o.block_marks = true;
+			tk_pt_decode *d;
+			if (tk_pt_decode_new(pt, s, &o, &d) < 0)
+				continue;
+			tk_pt_item it;
+			while (tk_pt_decode_next(d, &it) > 0) {
+				for (unsigned i = 0; it.bytes && i < it.size; i++)
+					tk_fuzz_sink += it.bytes[i];
+				for (const char *t = it.text; t && *t; t++)
+					tk_fuzz_sink += (unsigned char)*t;
+			}
+			tk_pt_decode_free(d);
+		}
+}
+
+static int tk_fuzz_pt_line(void *ctx, const char *text)
+{
+	(void)ctx;
+	while (*text)
+		tk_fuzz_sink += (unsigned char)*text++;
+	return 0;
+}
+
+static void tk_fuzz_pt_dump_all(tk_pt *pt)
+{
+	tk_pt_dump_opts o;
+	tk_pt_dump_opts_init(&o);
+	for (unsigned s = 0; s < tk_pt_stream_count(pt); s++)
+		tk_pt_dump(pt, s, &o, tk_fuzz_pt_line, NULL);
+}
+
+#endif

@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Intel PT: the pull API over concurrently decoded pieces.
+ *
+ * Worker threads take pieces in order, each decoding its piece into a list
+ * of chunks; the reader takes the chunks of piece 0, then piece 1, ...  At
+ * most 2 pieces per thread are in flight and a piece holds at most
+ * MAX_CHUNKS unread chunks (its worker waits), so memory stays bounded.
+ * With one thread the reader decodes each piece itself, chunk by chunk. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pt_decode.h"
+
+#define MAX_CHUNKS 8
+
+struct worker {
+	struct tk_pt_decode *d;
+	pthread_t thread;
+	bool started;
+	struct pt_image *image;
+	struct pt_insn_cache *cache;
+};
+
+struct slot {
+	struct chunk *head, *tail;
+	unsigned nchunks;
+	bool done;
+};
+
+struct tk_pt_decode {
+	tk_pt *pt;
+	unsigned stream;
+	const struct pt_stream *st;
+	tk_pt_decode_opts o;
+	struct piece *pieces;
+	unsigned npieces;
+	struct slot *slots;
+
+	unsigned nworkers;
+	struct worker *workers;
+	pthread_mutex_t mu;
+	pthread_cond_t cv_reader, cv_workers;
+	bool sync_ready;
+	unsigned next_piece;	/* the next piece a worker takes */
+	bool stop;
+	int error;
+	struct chunk *free_chunks;
+
+	/* the reader */
+	unsigned cur;		/* the piece being read */
+	struct chunk *chunk;	/* the chunk being read */
+	uint32_t idx;
+	bool gap_done;		/* the gap after piece cur was yielded */
+	bool inline_active;	/* one thread: pd decodes piece cur */
+	struct piece_dec pd;
+	uint64_t insns, blocks;
+	uint64_t pos;
+};
+
+void tk_pt_decode_opts_init(tk_pt_decode_opts *opts)
+{
+	memset(opts, 0, sizeof *opts);
+	opts->size = sizeof *opts;
+}
+
+static struct chunk *get_chunk(struct tk_pt_decode *d)
+{
+	struct chunk *c = NULL;
+	if (d->nworkers)
+		pthread_mutex_lock(&d->mu);
+	if (d->free_chunks) {
+		c = d->free_chunks;
+		d->free_chunks = c->next;
+	}
+	if (d->nworkers)
+		pthread_mutex_unlock(&d->mu);
+	if (!c) {
+		c = malloc(sizeof *c);
+		if (!c)
+			return NULL;
+		c->side = NULL;
+		c->sidecap = 0;
+	}
+	c->next = NULL;
+	c->n = 0;
+	c->nside = 0;
+	c->ninsns = c->nblocks = 0;
+	return c;
+}
+
+/* Called with the lock held (or single-threaded). */
+static void put_chunk(struct tk_pt_decode *d, struct chunk *c)
+{
+	c->next = d->free_chunks;
+	d->free_chunks = c;
+}
+
+static void free_chunk_list(struct chunk *c)
+{
+	while (c) {
+		struct chunk *n = c->next;
+		free(c->side);
+		free(c);
+		c = n;
+	}
+}
+
+static int worker_setup(struct tk_pt_decode *d, struct worker *w)
+{
+	w->d = d;
+	w->image = pt_image_alloc(NULL);
+	if (!w->image || tk_pt_fill_image(d->pt, w->image) < 0)
+		return TK_ERR_NOMEM;
+	return tk_pt_insn_cache_new(d->pt, &w->cache);
+}
+
+static void worker_teardown(struct worker *w)
+{
+	pt_image_free(w->image);
+	tk_pt_insn_cache_free(w->cache);
+	w->image = NULL;
+	w->cache = NULL;
+}
+
+/* Decode piece k into its slot. */
+static void run_piece(struct worker *w, unsigned k)
+{
+	struct tk_pt_decode *d = w->d;
+	struct piece_dec pd;
+	tk_pt_piece_init(&pd, d->pt, d->st, &d->o, &d->pieces[k], w->image, w->cache);
+	int rc = 0;
+	for (;;) {
+		struct chunk *c = get_chunk(d);
+		if (!c) {
+			rc = TK_ERR_NOMEM;
+			break;
+		}
+		rc = tk_pt_piece_fill(&pd, c);
+		pthread_mutex_lock(&d->mu);
+		struct slot *s = &d->slots[k];
+		if (c->n || c->ninsns) {
+			if (s->tail)
+				s->tail->next = c;
+			else
+				s->head = c;
+			s->tail = c;
+			s->nchunks++;
+			pthread_cond_broadcast(&d->cv_reader);
+		} else {
+			put_chunk(d, c);
+		}
+		while (rc == 0 && s->nchunks >= MAX_CHUNKS && !d->stop)
+			pthread_cond_wait(&d->cv_workers, &d->mu);
+		bool stop = d->stop;
+		pthread_mutex_unlock(&d->mu);
+		if (rc != 0 || stop)
+			break;
+	}
+	tk_pt_piece_fini(&pd);
+	pthread_mutex_lock(&d->mu);
+	if (rc < 0 && !d->error)
+		d->error = rc;
+	d->slots[k].done = true;
+	pthread_cond_broadcast(&d->cv_reader);
+	pthread_mutex_unlock(&d->mu);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct tk_pt_decode *d = w->d;
+	pthread_mutex_lock(&d->mu);
+	for (;;) {
+		if (d->stop)
+			break;
+		unsigned window = d->cur + 2 * d->nworkers;
+		if (d->next_piece < d->npieces && d->next_piece < window) {
+			unsigned k = d->next_piece++;
+			pthread_mutex_unlock(&d->mu);
+			run_piece(w, k);
+			pthread_mutex_lock(&d->mu);
+			continue;
+		}
+		if (d->next_piece >= d->npieces)
+			break;
+		pthread_cond_wait(&d->cv_workers, &d->mu);
+	}
+	pthread_mutex_unlock(&d->mu);
+	return NULL;
+}
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+int tk_pt_decode_new(tk_pt *pt, unsigned i, const tk_pt_decode_opts *opts,
+		     tk_pt_decode **out)
+{
+	*out = NULL;
+	if (i >= pt->nstreams || (opts && opts->size < sizeof *opts))
+		return TK_ERR_INVAL;
+	struct tk_pt_decode *d = calloc(1, sizeof *d);
+	if (!d)
+		return TK_ERR_NOMEM;
+	d->pt = pt;
+	d->stream = i;
+	d->st = &pt->streams[i];
+	if (opts)
+		d->o = *opts;
+	else
+		tk_pt_decode_opts_init(&d->o);
+	if (d->o.decoder != TK_PT_DECODER_BLOCK) {
+		d->o.blocks_only = false;
+		d->o.block_marks = false;
+	}
+	if (d->o.count_only) {
+		d->o.blocks_only = d->o.decoder == TK_PT_DECODER_BLOCK;
+		d->o.block_marks = false;
+	}
+	uint64_t pb = d->o.piece_bytes ? d->o.piece_bytes : TK_PT_PIECE_BYTES;
+	int rc = tk_pt_split(pt, d->st, pb, &d->pieces, &d->npieces);
+	if (rc == 0 && !(d->slots = calloc(d->npieces ? d->npieces : 1, sizeof *d->slots)))
+		rc = TK_ERR_NOMEM;
+	if (rc < 0) {
+		free(d->pieces);
+		free(d);
+		return rc;
+	}
+	unsigned threads = d->o.threads ? d->o.threads : online_cpus();
+	if (threads > d->npieces)
+		threads = d->npieces;
+	if (threads > 1) {
+		d->workers = calloc(threads, sizeof *d->workers);
+		if (!d->workers) {
+			tk_pt_decode_free(d);
+			return TK_ERR_NOMEM;
+		}
+		pthread_mutex_init(&d->mu, NULL);
+		pthread_cond_init(&d->cv_reader, NULL);
+		pthread_cond_init(&d->cv_workers, NULL);
+		d->sync_ready = true;
+		for (unsigned t = 0; t < threads && rc == 0; t++)
+			rc = worker_setup(d, &d->workers[t]);
+		d->nworkers = threads;
+		for (unsigned t = 0; t < threads && rc == 0; t++) {
+			if (pthread_create(&d->workers[t].thread, NULL, worker_main, &d->workers[t]))
+				rc = TK_ERR_NOMEM;
+			else
+				d->workers[t].started = true;
+		}
+	} else {
+		d->workers = calloc(1, sizeof *d->workers);
+		rc = d->workers ? worker_setup(d, &d->workers[0]) : TK_ERR_NOMEM;
+	}
+	if (rc < 0) {
+		tk_pt_decode_free(d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+void tk_pt_decode_free(tk_pt_decode *d)
+{
+	if (!d)
+		return;
+	if (d->nworkers) {
+		pthread_mutex_lock(&d->mu);
+		d->stop = true;
+		pthread_cond_broadcast(&d->cv_workers);
+		pthread_mutex_unlock(&d->mu);
+		for (unsigned t = 0; t < d->nworkers; t++)
+			if (d->workers[t].started)
+				pthread_join(d->workers[t].thread, NULL);
+	}
+	if (d->inline_active)
+		tk_pt_piece_fini(&d->pd);
+	unsigned nw = d->nworkers ? d->nworkers : 1;
+	for (unsigned t = 0; d->workers && t < nw; t++)
+		worker_teardown(&d->workers[t]);
+	for (unsigned k = 0; k < d->npieces; k++)
+		free_chunk_list(d->slots[k].head);
+	if (d->chunk)
+		free_chunk_list(d->chunk);
+	free_chunk_list(d->free_chunks);
+	if (d->sync_ready) {
+		pthread_mutex_destroy(&d->mu);
+		pthread_cond_destroy(&d->cv_reader);
+		pthread_cond_destroy(&d->cv_workers);
+	}
+	free(d->workers);
+	free(d->slots);
+	free(d->pieces);
+	free(d);
+}
+
+/* The next chunk of piece cur: 1 and d->chunk set, 0 when the piece is
+ * finished, or a negative tk_err. */
+static int next_chunk(struct tk_pt_decode *d)
+{
+	if (!d->nworkers) {
+		if (!d->inline_active) {
+			if (d->slots[d->cur].done)
+				return 0;
+			tk_pt_piece_init(&d->pd, d->pt, d->st, &d->o, &d->pieces[d->cur],
+					 d->workers[0].image, d->workers[0].cache);
+			d->inline_active = true;
+		}
+		struct chunk *c = get_chunk(d);
+		if (!c)
+			return TK_ERR_NOMEM;
+		int rc = tk_pt_piece_fill(&d->pd, c);
+		if (rc != 0) {
+			tk_pt_piece_fini(&d->pd);
+			d->inline_active = false;
+			d->slots[d->cur].done = true;
+		}
+		if (rc < 0) {
+			put_chunk(d, c);
+			return rc;
+		}
+		if (!c->n) {
+			d->insns += c->ninsns;
+			d->blocks += c->nblocks;
+			put_chunk(d, c);
+			return rc ? 0 : next_chunk(d);
+		}
+		d->chunk = c;
+		d->insns += c->ninsns;
+		d->blocks += c->nblocks;
+		return 1;
+	}
+	pthread_mutex_lock(&d->mu);
+	struct slot *s = &d->slots[d->cur];
+	while (!s->head && !s->done && !d->error)
+		pthread_cond_wait(&d->cv_reader, &d->mu);
+	int rc = 0;
+	if (d->error) {
+		rc = d->error;
+	} else if (s->head) {
+		d->chunk = s->head;
+		s->head = s->head->next;
+		if (!s->head)
+			s->tail = NULL;
+		d->chunk->next = NULL;
+		d->insns += d->chunk->ninsns;
+		d->blocks += d->chunk->nblocks;
+		s->nchunks--;
+		pthread_cond_broadcast(&d->cv_workers);
+		rc = 1;
+	}
+	pthread_mutex_unlock(&d->mu);
+	return rc;
+}
+
+static void release_chunk(struct tk_pt_decode *d)
+{
+	if (!d->chunk)
+		return;
+	if (d->nworkers)
+		pthread_mutex_lock(&d->mu);
+	put_chunk(d, d->chunk);
+	if (d->nworkers)
+		pthread_mutex_unlock(&d->mu);
+	d->chunk = NULL;
+}
+
+static void fill_item(struct tk_pt_decode *d, const struct chunk *c, const struct rec *r,
+		      tk_pt_item *it)
+{
+	memset(it, 0, sizeof *it);
+	it->stream = d->stream;
+	it->cpu = d->st->info.cpu;
+	it->offset = r->offset;
+	it->ip = r->ip;
+	d->pos = r->offset;
+	switch (r->kind) {
+	case R_INSN:
+		it->kind = TK_PT_INSN;
+		it->number = ++d->insns;
+		if (r->flags & RF_BLOCK_START)
+			d->blocks++;
+		it->bytes = r->u.bytes;
+		it->size = r->size;
+		it->iclass = r->iclass;
+		it->branch = (tk_branch)r->branch;
+		it->speculative = r->flags & RF_SPECULATIVE;
+		break;
+	case R_BLOCK:
+		it->kind = TK_PT_BLOCK;
+		it->end_ip = r->u.end_ip;
+		it->ninsn = r->aux;
+		if (d->o.blocks_only) {
+			it->number = ++d->blocks;
+			d->insns += r->aux;
+		} else {
+			it->number = d->blocks + 1;	/* its instructions count it */
+		}
+		break;
+	case R_EVENT:
+	case R_ERROR: {
+		const struct side *s = &c->side[r->aux];
+		it->kind = r->kind == R_EVENT ? TK_PT_EVENT : TK_PT_ERROR;
+		it->text = s->text;
+		it->gap = (tk_pt_gap_kind)s->gap;
+		if (r->kind == R_EVENT) {
+			it->event_type = s->type;
+			it->has_ip = s->has_ip;
+		} else {
+			it->error = s->type;
+		}
+		break;
+	}
+	case R_END:
+		it->kind = TK_PT_END;
+		break;
+	}
+}
+
+int tk_pt_decode_next(tk_pt_decode *d, tk_pt_item *item)
+{
+	for (;;) {
+		if (d->chunk && d->idx < d->chunk->n) {
+			fill_item(d, d->chunk, &d->chunk->recs[d->idx++], item);
+			return 1;
+		}
+		release_chunk(d);
+		d->idx = 0;
+		if (d->cur >= d->npieces)
+			return 0;
+		int rc = next_chunk(d);
+		if (rc < 0)
+			return rc;
+		if (rc > 0)
+			continue;
+		/* Piece cur is finished: the gap after it, then the next. */
+		const struct piece *p = &d->pieces[d->cur];
+		if (p->gap_after && !d->gap_done) {
+			const struct pt_gap *g = &d->st->gaps[p->gap_after - 1];
+			memset(item, 0, sizeof *item);
+			item->kind = TK_PT_GAP;
+			item->stream = d->stream;
+			item->cpu = d->st->info.cpu;
+			item->offset = g->offset;
+			item->gap = g->kind;
+			item->text = g->why;
+			d->gap_done = true;
+			return 1;
+		}
+		d->gap_done = false;
+		d->pos = p->end;	/* progress, even when nothing is yielded */
+		if (d->nworkers)
+			pthread_mutex_lock(&d->mu);
+		d->cur++;
+		if (d->nworkers) {
+			pthread_cond_broadcast(&d->cv_workers);
+			pthread_mutex_unlock(&d->mu);
+		}
+	}
+}
+
+uint64_t tk_pt_decode_insns(const tk_pt_decode *d)
+{
+	return d->insns;
+}
+
+uint64_t tk_pt_decode_blocks(const tk_pt_decode *d)
+{
+	return d->blocks;
+}
+
+uint64_t tk_pt_decode_pos(const tk_pt_decode *d)
+{
+	return d->pos;
+}

@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# End-to-end tests of ptxed and ptdump on the data gen.sh made.
+# Usage: cli.sh CASE (environment: TK_BIN, TK_WORK = gen.sh's directory).
+set -u
+bin=${TK_BIN:?}
+work=${TK_WORK:?}
+cd "$work" || exit 1
+[ -f static.rec ] || { echo "no recordings (ptrace refused?): skipped"; exit 77; }
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# imgs PROG: ptxed's --image/--raw options for a recording's mappings
+imgs() {
+	grep '^map ' "$1.rec" | while read -r _ s e o p; do
+		case $p in
+		*.vdso) echo "--raw=$p@0x$s" ;;
+		*) printf -- '--image=%s@0x%x\n' "$p" $((0x$s - 0x$o)) ;;
+		esac
+	done
+}
+
+# listing NAME LST CMD...: the addresses ptxed prints equal LST, no error
+listing() {
+	name=$1 lst=$2
+	shift 2
+	"$@" --no-inst > out.$$ 2> err.$$ || fail "$name: exit status $? ($(head -3 err.$$))"
+	grep -v '^\[' out.$$ > addr.$$
+	cmp -s addr.$$ "$lst" || fail "$name: listing differs from the recording ($(wc -l < addr.$$) vs $(wc -l < "$lst") lines; $(grep -m2 error out.$$))"
+	rm -f out.$$ err.$$ addr.$$
+}
+
+case_variants() {
+	# Every variant, both decoders, 1 and 2 threads, whole and in pieces.
+	for prog in static pie; do
+		set -- $(imgs $prog)
+		for v in base psb64 psb16 tnt64 noretcomp interrupts all; do
+			for dec in --block-decoder --insn-decoder; do
+				listing "$prog-$v $dec 1" $prog-$v.lst "$bin" ptxed $dec --threads=1 "$@" $prog-$v.pt
+				listing "$prog-$v $dec 2" $prog-$v.lst "$bin" ptxed $dec --threads=2 --piece-size=64 "$@" $prog-$v.pt
+			done
+		done
+	done
+}
+
+case_identical() {
+	# The whole output (events, offsets, classes) is the same for any
+	# thread count, and the alias and libipt's spellings give it too.
+	set -- $(imgs static)
+	"$bin" ptxed --offset --iclass --piece-size=100 --threads=1 "$@" static-all.pt > one.out
+	"$bin" ptxed --offset --iclass --piece-size=100 --threads=2 "$@" static-all.pt > two.out
+	cmp -s one.out two.out || fail "1 and 2 threads differ"
+	grep -q '^\[[0-9a-f]*  disabled\]$' one.out || fail "no [disabled] event"
+	grep -q '^\[[0-9a-f]*  resumed\]$' one.out || fail "no [resumed] event"
+	elf=$(grep '^map ' static.rec | head -1 | awk '{print $5}')
+	"$(dirname "$bin")/ptxed" --pt static-base.pt --elf "$elf" --cpu 6/142/10 > alias.out
+	"$bin" ptxed --image="$elf" static-base.pt > plain.out
+	cmp -s alias.out plain.out || fail "ptxed alias with --pt/--elf/--cpu differs"
+	head -3 plain.out | grep -q '^0000000000[0-9a-f]\{6\}  [a-z]' || fail "no disassembly: $(head -3 plain.out)"
+	"$bin" ptxed --att --image="$elf" static-base.pt | sed -n 3p | grep -q '%' || fail "--att is not AT&T"
+	rm -f one.out two.out alias.out plain.out
+}
+
+case_stat() {
+	set -- $(imgs static)
+	n=$(wc -l < static-base.lst)
+	"$bin" ptxed --quiet --stat "$@" static-base.pt > stat.out
+	grep -qx "insn: $n." stat.out || fail "--stat: $(cat stat.out), want insn: $n."
+	grep -q '^blocks:	[1-9][0-9]*\.$' stat.out || fail "--stat: no block count"
+	[ "$(wc -l < stat.out)" = 2 ] || fail "--quiet printed more than the statistics"
+	"$bin" ptxed -q --stat --insn-decoder --threads=2 --piece-size=64 "$@" static-psb64.pt > stat.out
+	grep -qx "insn: $n." stat.out || fail "--insn-decoder --stat: $(cat stat.out)"
+	"$bin" ptxed --block:show-blocks --stat "$@" static-base.pt | grep -q '^\[block 1\]$' || fail "no [block 1]"
+	rm -f stat.out
+}
+
+case_perf() {
+	# perf.data: the same listing with no --image (MMAP2 records).
+	for prog in static pie; do
+		for v in psb64 base; do
+			listing "$prog-$v.data" $prog-$v.lst "$bin" ptxed --threads=2 $prog-$v.data
+		done
+	done
+	"$bin" ptxed --no-inst static-2cpu.data > two.out
+	[ "$(grep -c '^\[buffer' two.out)" = 2 ] || fail "two buffers: $(grep '^\[buffer' two.out)"
+	grep -q '^\[buffer 1, cpu 1\]$' two.out || fail "no [buffer 1, cpu 1]"
+	"$bin" ptdump static-psb64.data | head -2 > dump.out
+	printf '[buffer 0, cpu 0]\n0000000000000000  psb\n' | cmp -s - dump.out || fail "ptdump perf.data: $(cat dump.out)"
+	rm -f two.out dump.out
+}
+
+case_perf_script() {
+	# An independent decoder: perf's own, where perf works.
+	command -v perf > /dev/null || { echo "no perf: skipped"; return; }
+	for prog in static pie; do
+		perf script -i $prog-base.data --itrace=i0ns -F ip > perf.out 2> /dev/null ||
+			{ echo "perf script does not work here: skipped"; return; }
+		awk '{ printf "%016s\n", $1 }' perf.out | tr ' ' 0 > perf.lst
+		cmp -s perf.lst $prog-base.lst || fail "$prog: perf script disagrees ($(wc -l < perf.lst) vs $(wc -l < $prog-base.lst))"
+	done
+	rm -f perf.out perf.lst
+}
+
+case_damage() {
+	# A lost AUX chunk: a gap, decoding resumes, non-zero status.
+	"$bin" ptxed --no-inst static-lost.data > lost.out 2> lost.err && fail "lost data: exit status 0"
+	grep -q 'gap: perf lost AUX data' lost.out || fail "lost data: no gap: $(grep '^\[' lost.out | head -3)"
+	[ "$(grep -vc '^\[' lost.out)" -gt 1000 ] || fail "lost data: decoding did not resume"
+	"$bin" ptxed pipe.data 2> err.out && fail "pipe mode: exit status 0"
+	grep -q 'pipe-mode perf.data is not supported' err.out || fail "pipe mode: $(cat err.out)"
+	"$bin" ptxed compressed.data 2> err.out && fail "compressed: exit status 0"
+	grep -q 'compressed perf.data' err.out || fail "compressed: $(cat err.out)"
+	"$bin" ptxed truncated.data 2> err.out && fail "truncated: exit status 0"
+	grep -q 'truncated.data: .*offset' err.out || fail "truncated: $(cat err.out)"
+	"$bin" ptxed static-base.pt 2> err.out && fail "no image: exit status 0"
+	grep -q 'needs the traced code' err.out || fail "no image: $(cat err.out)"
+	"$bin" ptxed --image=/nonexistent static-base.pt 2> err.out && fail "missing image: exit status 0"
+	grep -q '/nonexistent: cannot open' err.out || fail "missing image: $(cat err.out)"
+	head -c 5000 /dev/zero | tr '\0' 'x' > garbage.bin
+	"$bin" ptdump garbage.bin 2> err.out && fail "garbage: exit status 0"
+	grep -q 'neither Intel PT' err.out || fail "garbage: $(cat err.out)"
+	# A flipped bit: [OFFSET, IP: error: MESSAGE], then more instructions.
+	set -- $(imgs static)
+	cp static-psb64.pt flip.pt
+	printf '\377' | dd of=flip.pt bs=1 seek=700 conv=notrunc 2> /dev/null
+	"$bin" ptxed --no-inst "$@" flip.pt > flip.out 2> /dev/null && fail "bit flip: exit status 0"
+	grep -q '^\[[0-9a-f]*, [0-9a-f]*: error: ' flip.out || fail "bit flip: no error line"
+	[ "$(grep -vc '^\[' flip.out)" -gt 20000 ] || fail "bit flip: decoding did not resume"
+	rm -f lost.out lost.err err.out garbage.bin flip.pt flip.out
+}
+
+case_ptdump() {
+	"$bin" ptdump static-psb16.pt > d.out || fail "ptdump: exit status $?"
+	sed -n 1,3p d.out > head.out
+	printf '0000000000000000  psb\n0000000000000010  tsc        1000\n0000000000000018  cbr        20\n' |
+		cmp -s - head.out || fail "ptdump head: $(cat head.out)"
+	"$bin" ptdump --no-offset --no-timing --no-pad static-psb16.pt | sed -n 1,2p > head.out
+	printf 'psb\nmode.exec  cs.l\n' | cmp -s - head.out || fail "ptdump --no-*: $(cat head.out)"
+	"$(dirname "$bin")/ptdump" static-psb16.pt | cmp -s - d.out || fail "ptdump alias differs"
+	rm -f d.out head.out
+}
+
+"case_$1"
+[ $failures -eq 0 ] && echo "PASS: $1" || echo "$failures failure(s) in $1"
+[ $failures -eq 0 ]
