@@ -20,7 +20,7 @@ endforeach()
 # The same tests with tiny buffers, so that every spill to a temporary file
 # and the merge of many sorted runs are exercised.
 file(GLOB_RECURSE TK_INDEX_LIB_SOURCES ${CMAKE_SOURCE_DIR}/lib/*.c)
-list(FILTER TK_INDEX_LIB_SOURCES EXCLUDE REGEX "/lib/pt/")  # Intel PT: not indexed here
+list(FILTER TK_INDEX_LIB_SOURCES EXCLUDE REGEX "/lib/sources/pt/")  # Intel PT: not indexed here
 add_executable(test_index_smallbuf ${CMAKE_SOURCE_DIR}/tests/index/test_index.c ${TK_INDEX_LIB_SOURCES})
 target_compile_definitions(test_index_smallbuf PRIVATE TK_IDX_SMALL_BUFFERS=1)
 target_include_directories(test_index_smallbuf PRIVATE ${CMAKE_SOURCE_DIR}/lib ${CMAKE_SOURCE_DIR}/include)

@@ -220,6 +220,8 @@ typedef struct tk_index_info {
 	tk_isa isa;			/* the main instruction set */
 	bool func_steps;		/* positions are function events */
 	uint32_t contexts;		/* contexts (CPUs, threads) with steps */
+	const tk_source_image *images;	/* the code images the source named */
+	size_t nimages;
 } tk_index_info;
 
 /* Errors: TK_ERR_INVAL (info->size too small). */

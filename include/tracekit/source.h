@@ -81,6 +81,13 @@ enum {
 /* Names of the capabilities set in caps, comma-separated, into buf. */
 const char *tk_caps_string(unsigned caps, char *buf, size_t size);
 
+/* A code image of the traced program: an ELF file and its load offset
+ * (run-time address - ELF address).  Its symbols name the trace's code. */
+typedef struct tk_source_image {
+	const char *path;
+	uint64_t bias;
+} tk_source_image;
+
 typedef struct tk_source_info {
 	size_t size;		/* sizeof(tk_source_info), set by the caller */
 	const char *format;	/* the format's name: "tarmac", ... */
@@ -94,6 +101,11 @@ typedef struct tk_source_info {
 	 * canonical ("bi,implicit-thumb"): an index records it and is rebuilt
 	 * when it changes.  Empty if none. */
 	const char *options;
+	/* The code images the trace's addresses are in, when the source
+	 * knows them (from the trace itself, e.g. perf.data's mappings, or
+	 * from the --image options it decodes with); else none. */
+	const tk_source_image *images;
+	size_t nimages;
 } tk_source_info;
 
 /* Errors: TK_ERR_INVAL (info->size too small). */
@@ -213,6 +225,8 @@ struct tk_source_format {
 	unsigned caps;		/* TK_CAP_* a trace of this format can have */
 	tk_time_unit time_unit;	/* the unit of its times */
 	const tk_source_option *options; /* NULL-name terminated, or NULL */
+	bool images_in_key;	/* the --image options change the events (the
+				 * format decodes code from them): index key */
 	/*
 	 * How sure the format is that a file is its own, from the first
 	 * bytes (len <= 4096; fewer if the file is shorter) and the path
@@ -237,7 +251,8 @@ size_t tk_source_formats(const tk_source_format *const **list);
 
 /* The options of spec that change fmt's events, canonical: the index_key
  * options given, sorted, "name" or "name=value", comma-separated ("" if
- * none).  *out is malloc'ed.  Errors: TK_ERR_NOMEM. */
+ * none), then "image=ARG" for each --image if the format decodes code from
+ * them.  *out is malloc'ed.  Errors: TK_ERR_NOMEM. */
 int tk_source_options_key(const tk_source_format *fmt, const tk_source_spec *spec, char **out);
 
 /* The format of that name, or NULL. */

@@ -67,6 +67,17 @@ bool tk_symtab_big_endian(const tk_symtab *st);
 /* ELF e_machine (EM_ARM = 40, EM_AARCH64 = 183, ...). */
 unsigned tk_symtab_machine(const tk_symtab *st);
 
+/* Add the symbols of `from` (consumed, freed even on error) to `into`: the
+ * images of one program (an executable and its shared libraries, each
+ * with its own load offset).  Merge before demangling.
+ * Errors: TK_ERR_NOMEM, TK_ERR_INVAL (a table already demangled). */
+int tk_symtab_merge(tk_symtab *into, tk_symtab *from);
+
+/* The lowest address an ELF file's loadable segments ask for: with
+ * "ELF@ADDR" (the image loaded at ADDR), the load offset is ADDR - base.
+ * Errors: TK_ERR_OPEN, TK_ERR_ELF (not ELF, no loadable segment). */
+int tk_elf_load_base(const char *path, uint64_t *base);
+
 #ifdef __cplusplus
 }
 #endif

@@ -116,6 +116,9 @@ int tk_source_options_key(const tk_source_format *fmt, const tk_source_spec *spe
 		len += m;
 		k++;
 	}
+	bool images = fmt && fmt->images_in_key && spec && spec->size >= sizeof *spec;
+	for (size_t i = 0; images && i < spec->nimages; i++)
+		len += strlen(spec->images[i]) + 8;
 	char *s = rc ? NULL : malloc(len);
 	if (s) {
 		qsort(parts, k, sizeof *parts, cmp_str);
@@ -124,6 +127,13 @@ int tk_source_options_key(const tk_source_format *fmt, const tk_source_spec *spe
 			if (i)
 				strcat(s, ",");
 			strcat(s, parts[i]);
+		}
+		/* in order: the first image is where decoding starts looking */
+		for (size_t i = 0; images && i < spec->nimages; i++) {
+			if (*s)
+				strcat(s, ",");
+			strcat(s, "image=");
+			strcat(s, spec->images[i]);
 		}
 		*out = s;
 	} else {

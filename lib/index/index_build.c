@@ -495,8 +495,16 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	if ((err = tk_ixw_begin(w, TK_SEC_SOURCE)) ||
 	    (err = tk_ixw_write(w, si.format, strlen(si.format) + 1)) ||
 	    (err = tk_ixw_write(w, si.options, strlen(si.options) + 1)) ||
-	    (err = tk_ixw_write(w, si.context_name, strlen(si.context_name))) ||
-	    (err = tk_ixw_end(w)))
+	    (err = tk_ixw_write(w, si.context_name, strlen(si.context_name) + 1)))
+		goto out;
+	for (size_t i = 0; i < si.nimages; i++) {
+		uint8_t bias[8];
+		tk_put64(bias, si.images[i].bias);
+		if ((err = tk_ixw_write(w, si.images[i].path, strlen(si.images[i].path) + 1)) ||
+		    (err = tk_ixw_write(w, bias, sizeof bias)))
+			goto out;
+	}
+	if ((err = tk_ixw_end(w)))
 		goto out;
 
 	uint8_t hdr[TK_IDX_HEADER_SIZE];

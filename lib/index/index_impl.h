@@ -278,6 +278,8 @@ struct tk_index {
 	uint32_t caps, time_unit, isa;
 	uint64_t fingerprint;
 	char *format, *options, *context_name;	/* from SOURCE */
+	tk_source_image *images;		/* likewise (paths owned) */
+	size_t nimages;
 	uint64_t *name_addrs;	/* from NAMES, sorted */
 	char **names;
 	size_t nnames;

@@ -158,17 +158,31 @@ static int check(tk_index *idx)
 	idx->trace_path = dup_n(sec[TK_SEC_TRACEPATH], len[TK_SEC_TRACEPATH]);
 	if (!idx->trace_path)
 		return TK_ERR_NOMEM;
-	/* format NUL options NUL context-name */
+	/* format NUL options NUL context-name NUL, then (path NUL bias) per image */
 	const char *sp = (const char *)sec[TK_SEC_SOURCE], *se = sp + len[TK_SEC_SOURCE];
-	const char *z1 = memchr(sp, 0, (size_t)(se - sp));
-	const char *z2 = z1 ? memchr(z1 + 1, 0, (size_t)(se - z1 - 1)) : NULL;
-	if (!z2)
-		return TK_ERR_CORRUPT;
-	idx->format = dup_n(sp, (size_t)(z1 - sp));
-	idx->options = dup_n(z1 + 1, (size_t)(z2 - z1 - 1));
-	idx->context_name = dup_n(z2 + 1, (size_t)(se - z2 - 1));
-	if (!idx->format || !idx->options || !idx->context_name)
-		return TK_ERR_NOMEM;
+	char **fields[3] = {&idx->format, &idx->options, &idx->context_name};
+	for (int f = 0; f < 3; f++) {
+		const char *z = memchr(sp, 0, (size_t)(se - sp));
+		if (!z)
+			return TK_ERR_CORRUPT;
+		if (!(*fields[f] = dup_n(sp, (size_t)(z - sp))))
+			return TK_ERR_NOMEM;
+		sp = z + 1;
+	}
+	while (sp < se) {
+		const char *z = memchr(sp, 0, (size_t)(se - sp));
+		if (!z || se - z - 1 < 8)
+			return TK_ERR_CORRUPT;
+		tk_source_image *im = realloc(idx->images, (idx->nimages + 1) * sizeof *im);
+		if (!im)
+			return TK_ERR_NOMEM;
+		idx->images = im;
+		im[idx->nimages].bias = tk_get64((const uint8_t *)z + 1);
+		if (!(im[idx->nimages].path = dup_n(sp, (size_t)(z - sp))))
+			return TK_ERR_NOMEM;
+		idx->nimages++;
+		sp = z + 9;
+	}
 	int err = tk_idx_names_decode(idx, sec[TK_SEC_NAMES], len[TK_SEC_NAMES]);
 	if (err)
 		return err;
@@ -241,6 +255,9 @@ void tk_index_free(tk_index *idx)
 	free(idx->format);
 	free(idx->options);
 	free(idx->context_name);
+	for (size_t i = 0; i < idx->nimages; i++)
+		free((char *)idx->images[i].path);
+	free(idx->images);
 	for (size_t i = 0; i < idx->nnames; i++)
 		free(idx->names[i]);
 	free(idx->names);
@@ -299,6 +316,8 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info)
 	info->isa = (tk_isa)idx->isa;
 	info->func_steps = idx->flags & TK_HF_FUNC_STEPS;
 	info->contexts = idx->tree.nroots;
+	info->images = idx->images;
+	info->nimages = idx->nimages;
 	return 0;
 }
 

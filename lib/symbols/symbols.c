@@ -27,6 +27,8 @@ struct tk_symtab {
 	uint32_t count;
 	tk_symbol **by_name;	/* sorted by name */
 	char *names;		/* all names, NUL-separated */
+	char **more_names;	/* the name buffers of merged tables */
+	size_t nmore;
 	char **demangled;	/* per symbol (address order), or NULL */
 	bool big_endian;
 	unsigned machine;
@@ -197,6 +199,9 @@ void tk_symtab_free(tk_symtab *st)
 	free(st->syms);
 	free(st->by_name);
 	free(st->names);
+	for (size_t i = 0; i < st->nmore; i++)
+		free(st->more_names[i]);
+	free(st->more_names);
 	if (st->demangled)
 		for (uint32_t i = 0; i < st->count; i++)
 			free(st->demangled[i]);
@@ -315,4 +320,71 @@ bool tk_symtab_big_endian(const tk_symtab *st)
 unsigned tk_symtab_machine(const tk_symtab *st)
 {
 	return st ? st->machine : 0;
+}
+
+int tk_symtab_merge(tk_symtab *into, tk_symtab *from)
+{
+	if (!from)
+		return 0;
+	if (into->demangled || from->demangled) {
+		tk_symtab_free(from);
+		return TK_ERR_INVAL;	/* merge first, then demangle */
+	}
+	uint32_t n = into->count + from->count;
+	tk_symbol *syms = realloc(into->syms, (n ? n : 1) * sizeof *syms);
+	tk_symbol **by_name = syms ? realloc(into->by_name, (n ? n : 1) * sizeof *by_name) : NULL;
+	char **more = by_name ? realloc(into->more_names,
+					(into->nmore + from->nmore + 1) * sizeof *more) : NULL;
+	if (syms)
+		into->syms = syms;
+	if (by_name)
+		into->by_name = by_name;
+	if (!more) {
+		tk_symtab_free(from);
+		return TK_ERR_NOMEM;
+	}
+	into->more_names = more;
+	memcpy(syms + into->count, from->syms, from->count * sizeof *syms);
+	into->count = n;
+	more[into->nmore++] = from->names;
+	for (size_t i = 0; i < from->nmore; i++)
+		more[into->nmore++] = from->more_names[i];
+	from->names = NULL;
+	from->nmore = 0;
+	tk_symtab_free(from);
+	qsort(into->syms, into->count, sizeof *into->syms, cmp_addr);
+	for (uint32_t i = 0; i < into->count; i++)
+		into->by_name[i] = &into->syms[i];
+	qsort(into->by_name, into->count, sizeof *into->by_name, cmp_name);
+	return 0;
+}
+
+int tk_elf_load_base(const char *path, uint64_t *base)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return TK_ERR_OPEN;
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		close(fd);
+		return TK_ERR_ELF;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	size_t n = 0;
+	int rc = TK_ERR_ELF;
+	if (elf && elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &n) == 0) {
+		uint64_t lowest = UINT64_MAX;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < lowest)
+				lowest = ph.p_vaddr;
+		}
+		if (lowest != UINT64_MAX) {
+			*base = lowest;
+			rc = 0;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return rc;
 }
