@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_index.h"
+#include "output.h"
 #include "tracekit/tarmac.h"
 
 enum {
@@ -383,64 +384,31 @@ void tk_cli_close_trace(tk_cli *cli, tk_source *src)
 	tk_source_free(src);
 }
 
-/* ---- output files -------------------------------------------------------- */
+/* ---- output files (output.c does the work) ------------------------------ */
 
-static char *tmp_output_name;
+static tk_out cli_out;
 
 FILE *tk_cli_open_output(tk_cli *cli)
 {
-	if (!cli->output || !strcmp(cli->output, "-"))
-		return stdout;
-	size_t n = strlen(cli->output) + 32;
-	tmp_output_name = malloc(n);
-	if (!tmp_output_name)
+	tk_out_protect(cli->trace);
+	tk_out_protect(cli->image);
+	if (tk_out_open(&cli_out, cli->prog, cli->output))
 		return NULL;
-	snprintf(tmp_output_name, n, "%s.tmp.%ld", cli->output, (long)getpid());
-	FILE *fp = fopen(tmp_output_name, "w");
-	if (!fp) {
-		tk_cli_error(cli, "%s: %s", cli->output, strerror(errno));
-		free(tmp_output_name);
-		tmp_output_name = NULL;
-	}
-	return fp;
+	return cli_out.fp;
 }
 
 int tk_cli_close_output(tk_cli *cli, FILE *fp)
 {
-	if (fp == stdout) {
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			tk_cli_error(cli, "error writing standard output: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	int bad = ferror(fp);
-	if (fclose(fp) != 0)
-		bad = 1;
-	int rc = 0;
-	if (bad) {
-		tk_cli_error(cli, "%s: write error: %s", cli->output, strerror(errno));
-		unlink(tmp_output_name);
-		rc = -1;
-	} else if (rename(tmp_output_name, cli->output) != 0) {
-		tk_cli_error(cli, "%s: %s", cli->output, strerror(errno));
-		unlink(tmp_output_name);
-		rc = -1;
-	}
-	free(tmp_output_name);
-	tmp_output_name = NULL;
-	return rc;
+	if (!fp || fp != cli_out.fp)
+		return -1;
+	return tk_out_commit(&cli_out, cli->prog);
 }
 
 void tk_cli_discard_output(tk_cli *cli, FILE *fp)
 {
-	if (fp == stdout || !fp)
-		return;
-	fclose(fp);
-	if (tmp_output_name)
-		unlink(tmp_output_name);
-	free(tmp_output_name);
-	tmp_output_name = NULL;
+	(void)cli;
+	if (fp && fp == cli_out.fp)
+		tk_out_abort(&cli_out);
 }
 
 /* ---- call tree ------------------------------------------------------------ */

@@ -106,9 +106,11 @@ int tk_cli_next(tk_cli *cli, tk_source *src, tk_event *ev);
 /* Finish the progress meter and print the warning summary. */
 void tk_cli_close_trace(tk_cli *cli, tk_source *src);
 
-/* Open -o FILE (or stdout).  Written atomically: the data goes to a
- * temporary file renamed over FILE by tk_cli_close_output(), so a failed
- * run never leaves a half-written output. */
+/* Open -o FILE (or stdout), as output.h describes: a regular file is
+ * written atomically (a temporary file renamed over FILE by
+ * tk_cli_close_output(), so a failed run never leaves a half-written
+ * output), a fifo or device directly; the trace and the image are
+ * protected inputs.  Prints the error and returns NULL on failure. */
 FILE *tk_cli_open_output(tk_cli *cli);
 int tk_cli_close_output(tk_cli *cli, FILE *fp);
 /* Abandon an output opened by tk_cli_open_output (after an error): the

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli_index.h"
+#include "output.h"
 
 #define MAX_SHOWN_WARNINGS 20
 
@@ -92,6 +93,21 @@ int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 			return -1;
 		}
 		return 1;
+	}
+	/* The index is written: it must not be one of the inputs. */
+	char defpath_buf[4096];
+	const char *index_path = cli->index;
+	if (!index_path) {
+		snprintf(defpath_buf, sizeof defpath_buf, "%s.index", cli->trace);
+		index_path = defpath_buf;
+	}
+	const char *input;
+	tk_out_protect(cli->trace);
+	tk_out_protect(cli->image);
+	if (tk_out_is_input(index_path, &input)) {
+		tk_cli_error(cli, "the index file %s is the input %s: refusing to overwrite it",
+			     index_path, input);
+		return -1;
 	}
 	tk_index_opts o;
 	tk_index_opts_init(&o);

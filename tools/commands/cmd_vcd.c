@@ -552,13 +552,9 @@ done:
 	tk_vcd_free(v.w);
 	tk_cli_close_trace(&cli, src);
 	if (fp) {
-		if (status != TK_EXIT_OK && fp != stdout && !ferror(fp)) {
-			/* Make tk_cli_close_output() drop its temporary file. */
-			close(fileno(fp));
-			fputc('\n', fp);
-			fflush(fp);
-		}
-		if (tk_cli_close_output(&cli, fp))
+		if (status != TK_EXIT_OK)
+			tk_cli_discard_output(&cli, fp);
+		else if (tk_cli_close_output(&cli, fp))
 			status = TK_EXIT_FAIL;
 	}
 	tk_symtab_free(cli.symtab);

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "record.h"
 
 #ifndef TK_HAVE_UNICORN
@@ -467,6 +468,7 @@ static int run(struct opts *o)
 		fprintf(stderr, "%s: out of memory\n", o->prog);
 		goto out;
 	}
+	tk_out_protect(o->program);
 	fp = tk_cli_open_output(&cli);
 	if (!fp)
 		goto out;
