@@ -180,7 +180,7 @@ int tk_calltree_replay(const tk_calltree *t, const tk_calls_sink *sink);
  * A frame is one call stack: its function and the frames called from it.
  * For each activation, "total" is its duration and "self" the total less
  * its direct callees' totals, in two units: trace time (exit - entry
- * timestamps, as tarmac-profile measures) and instructions (the activation's
+ * timestamps, as tarmac-flamegraph measures) and instructions (the activation's
  * instructions, its first and last included).  So for every frame
  * total = self + the children's totals.
  */

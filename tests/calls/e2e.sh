@@ -130,14 +130,17 @@ Calls to 0x80c8 (sys_exit): 0"
 }
 
 case_profile() {
-	# quicksort: the root (_start, 0x8000) spans t:1..2044; quicksort's 27
-	# activations add up to 5509 (recursion counted again); sys_write0 runs
-	# from t:2030 to t:2033.
+	# Time = exit - entry + 1 per activation (both ends count, as in Arm's
+	# tarmac-profile).  quicksort: the root (_start, 0x8000) spans t:1..2044,
+	# 2044; quicksort's 27 activations span 5509 time units from entry to
+	# exit (recursion counted again; the sum of the calltree's o-line
+	# differences), plus 1 each: 5536; sys_write0 runs from t:2030 to
+	# t:2033: 4.
 	golden profile.quicksort "$here/quicksort.profile" \
 		"$bin" profile --image "$traces/quicksort.elf" "$traces/quicksort.tarmac"
 	# Without --image the name column is empty and the line ends after Time.
 	out=$("$bin" profile "$traces/quicksort.tarmac" | sed -n 2p)
-	same profile.noname "$out" "0x8000      1           2043"
+	same profile.noname "$out" "0x8000      1           2044"
 	# The calculator: the three traces (AArch64 and AArch32 Fast Model, and
 	# the AArch64 ES/LD/ST style) run the same program, so every function
 	# has the same call count.  The A64 trace has 160 BL and 158 RET: c_entry
@@ -152,9 +155,10 @@ case_profile() {
 	out=$("$bin" profile "$calls/calltest32.tarmac" | head -1)
 	same profile.header "$out" "Address     Count       Time        Function name"
 	# calltest32: leaf_bx_lr 0x20118 is entered 6 times (by BL x3 and the
-	# 3 stunt calls), 3 us each (entry to BX lr: 3 instructions of 1 us).
+	# 3 stunt calls), 3 us from entry to BX lr each (4 instructions, 1 us =
+	# 1000000 ps apart), + 1 ps each for the last instruction: 18000006.
 	out=$("$bin" profile "$calls/calltest32.tarmac" | grep '^0x20118 ')
-	same profile.leaf "$out" "0x20118     6           18000000"
+	same profile.leaf "$out" "0x20118     6           18000006"
 }
 
 case_flamegraph() {
@@ -298,10 +302,14 @@ case_deep_recursion() {
 		}
 		printf "%d clk IT (%d) 0000000000001004 d503201f O EL1h_s : NOP\n", ++t, t
 	}' > "$work/deep.$$.tarmac"
+	# Times count both ends (exit - entry + 1): the root spans t:1 to
+	# t:200002; the activation at depth d (0-based) spans 4 * (N - d) - 2
+	# steps, so the 50,000 sum to 2 * N * (N + 1) - 2 * N = 5000050000,
+	# plus 1 each: 5000100000.
 	out=$("$bin" profile --no-index "$work/deep.$$.tarmac")
 	same deep.profile "$out" "Address     Count       Time        Function name
-0x1000      1           200001
-0x2000      50000       5000050000"
+0x1000      1           200002
+0x2000      50000       5000100000"
 	rm -f "$work/deep.$$.tarmac"
 }
 
@@ -313,8 +321,10 @@ case_demangle() {
 	img=$traces/calculator-aarch32.elf
 	tr=$traces/calculator-aarch32-fastmodel.tarmac
 	out=$("$bin" profile --no-index --demangle --image="$img" "$tr" | grep -E '^0x(20618|20784) ')
-	same demangle.profile "$out" "0x20618     1           9           Lexer::Lexer(FileReader&)
-0x20784     23          3288        Lexer::next_inner()"
+	# Times are exit - entry + 1: Lexer::Lexer runs from t:59 to t:68 (10);
+	# the 23 activations of next_inner span 3288 in all, + 23 = 3311.
+	same demangle.profile "$out" "0x20618     1           10          Lexer::Lexer(FileReader&)
+0x20784     23          3311        Lexer::next_inner()"
 	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" 'Lexer::next_inner()' | head -n 1)
 	same demangle.callinfo "$out" "Calls to 0x20784 (Lexer::next_inner()): 23"
 	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" _ZN5Lexer10next_innerEv | head -n 1)
@@ -323,7 +333,7 @@ case_demangle() {
 	same demangle.calltree "$out" "    o t:43 l:179 pc:0x205e8 - t:54 l:203 pc:0x20614 : FileReader::FileReader(unsigned int)"
 	# Without --demangle, the ELF names, as Arm's tools print them.
 	out=$("$bin" profile --no-index --image="$img" "$tr" | grep -E '^0x20784 ')
-	same demangle.off "$out" "0x20784     23          3288        _ZN5Lexer10next_innerEv"
+	same demangle.off "$out" "0x20784     23          3311        _ZN5Lexer10next_innerEv"
 }
 
 case_flamegraph_oom_output() {
