@@ -99,26 +99,40 @@ case_quicksort() {
 }
 
 case_callinfo() {
-	# 27 calls to quicksort; the first enters at line 177 ("10 clk IT (10)
-	# 00008038 ..."), byte 6251 of the file; the second at line 860.
+	# Arm's format: for a symbol, "Symbol 'NAME' at 0xADDR (SIZE bytes)
+	# called from :" (quicksort is 144 bytes at 0x8038 in the ELF's symbol
+	# table), then " - time: T (line:L, pos:P)" per call, with a leading
+	# space.  27 calls to quicksort; the first enters at line 177 ("10 clk
+	# IT (10) 00008038 ..."), byte 6251 of the file; the second at line 860.
 	img="--image $traces/quicksort.elf"
 	out=$("$bin" callinfo $img "$traces/quicksort.tarmac" quicksort)
-	same callinfo.count "$(echo "$out" | grep -c '^- time: ')" 27
-	same callinfo.head "$(echo "$out" | head -3)" "Calls to 0x8038 (quicksort): 27
-- time: 10 (line:177, pos:6251)
-- time: 367 (line:860, pos:40670)"
+	same callinfo.count "$(echo "$out" | grep -c '^ - time: ')" 27
+	same callinfo.head "$(echo "$out" | head -3)" "Symbol 'quicksort' at 0x8038 (144 bytes) called from :
+ - time: 10 (line:177, pos:6251)
+ - time: 367 (line:860, pos:40670)"
 	same callinfo.pos "$(tail -c +6252 "$traces/quicksort.tarmac" | head -1 | cut -c1-31)" \
 		"10 clk IT (10) 00008038 a9be57f"
-	# hex, decimal and the symbol name are the same function
-	same callinfo.hex "$("$bin" callinfo "$traces/quicksort.tarmac" 0x8038 | tail -n +2)" \
+	# hex, decimal and the symbol name are the same function; an address
+	# gets no header line (and its Thumb bit, bit 0, is ignored)
+	same callinfo.hex "$("$bin" callinfo "$traces/quicksort.tarmac" 0x8038)" \
 		"$(echo "$out" | tail -n +2)"
-	same callinfo.decimal "$("$bin" callinfo "$traces/quicksort.tarmac" 32824 | tail -n +2)" \
+	same callinfo.decimal "$("$bin" callinfo "$traces/quicksort.tarmac" 32824)" \
 		"$(echo "$out" | tail -n +2)"
-	# several functions, in the order given; sys_exit is never called
-	out=$("$bin" callinfo $img "$traces/quicksort.tarmac" sys_write0 sys_exit)
-	same callinfo.multi "$out" "Calls to 0x80ec (sys_write0): 1
-- time: 2030 (line:4290, pos:216439)
-Calls to 0x80c8 (sys_exit): 0"
+	same callinfo.thumbbit "$("$bin" callinfo "$traces/quicksort.tarmac" 0x8039)" \
+		"$(echo "$out" | tail -n +2)"
+	# several functions, in the order given; sys_exit (36 bytes) is never
+	# called; _start (12 bytes) is the whole trace's activation, entered at
+	# line 157 ("1 clk IT (1) 00008000", byte 5305): called once, as Arm's
+	# tool lists it.
+	out=$("$bin" callinfo $img "$traces/quicksort.tarmac" sys_write0 sys_exit _start 0x8000)
+	same callinfo.multi "$out" "Symbol 'sys_write0' at 0x80ec (16 bytes) called from :
+ - time: 2030 (line:4290, pos:216439)
+Symbol 'sys_exit' at 0x80c8 (36 bytes) called from :
+Symbol '_start' at 0x8000 (12 bytes) called from :
+ - time: 1 (line:157, pos:5305)
+ - time: 1 (line:157, pos:5305)"
+	same callinfo.start.pos "$(tail -c +5306 "$traces/quicksort.tarmac" | head -1 | cut -c1-21)" \
+		"1 clk IT (1) 00008000"
 	# errors: symbol without --image, unknown symbol
 	"$bin" callinfo "$traces/quicksort.tarmac" quicksort > /dev/null 2> "$work/err.$$"
 	same callinfo.noimage.status $? 2
@@ -325,10 +339,12 @@ case_demangle() {
 	# the 23 activations of next_inner span 3288 in all, + 23 = 3311.
 	same demangle.profile "$out" "0x20618     1           10          Lexer::Lexer(FileReader&)
 0x20784     23          3311        Lexer::next_inner()"
-	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" 'Lexer::next_inner()' | head -n 1)
-	same demangle.callinfo "$out" "Calls to 0x20784 (Lexer::next_inner()): 23"
-	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" _ZN5Lexer10next_innerEv | head -n 1)
-	same demangle.linkage "$out" "Calls to 0x20784 (Lexer::next_inner()): 23"
+	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" 'Lexer::next_inner()')
+	same demangle.callinfo "$(echo "$out" | head -n 1)" "Symbol 'Lexer::next_inner()' at 0x20784 (968 bytes) called from :"
+	same demangle.callinfo.count "$(echo "$out" | grep -c '^ - time:')" 23
+	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" _ZN5Lexer10next_innerEv)
+	same demangle.linkage "$(echo "$out" | head -n 1)" "Symbol '_ZN5Lexer10next_innerEv' at 0x20784 (968 bytes) called from :"
+	same demangle.linkage.count "$(echo "$out" | grep -c '^ - time:')" 23
 	out=$("$bin" calltree --no-index --demangle --image="$img" "$tr" | sed -n 5p)
 	same demangle.calltree "$out" "    o t:43 l:179 pc:0x205e8 - t:54 l:203 pc:0x20614 : FileReader::FileReader(unsigned int)"
 	# Without --demangle, the ELF names, as Arm's tools print them.
