@@ -10,7 +10,7 @@ add_test(NAME calls.unit COMMAND test_calls)
 
 foreach(case calltree32 calltree64 seed_example quicksort callinfo profile
              flamegraph aliases debug aarch32_w_regs cbnz_entry deep_recursion demangle
-             flamegraph_oom_output flamegraph_svg_control_chars)
+             flamegraph_oom_output flamegraph_svg_control_chars offsets)
   add_test(NAME calls.${case}
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/calls/e2e.sh ${case})
   set_tests_properties(calls.${case} PROPERTIES ENVIRONMENT

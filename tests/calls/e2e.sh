@@ -289,6 +289,30 @@ case_cbnz_entry() {
             o t:11 l:25 pc:0x1000 - t:12 l:26 pc:0x1004 :"
 }
 
+case_offsets() {
+	# tests/calls/data/offsets.tarmac: _start (0x8000) calls, by BL at
+	# 0x8008, an address 8 bytes into c_entry (0x800c in quicksort.elf):
+	# Arm's tools name that activation "c_entry + 0x8", and --no-offsets
+	# leaves the offset out (calltree, profile, flamegraph).
+	img="--image $traces/quicksort.elf"
+	t=$here/data/offsets.tarmac
+	out=$("$bin" calltree $img "$t" | tail -1)
+	same offsets.calltree "$out" "    o t:4 l:7 pc:0x8014 - t:5 l:8 pc:0x8018 : c_entry + 0x8"
+	out=$("$bin" calltree --no-offsets $img "$t" | tail -1)
+	same offsets.calltree.no "$out" "    o t:4 l:7 pc:0x8014 - t:5 l:8 pc:0x8018 : c_entry"
+	out=$("$bin" profile $img "$t" | tail -1)
+	same offsets.profile "$out" "0x8014      1           2           c_entry + 0x8"
+	out=$("$bin" profile --no-offsets $img "$t" | tail -1)
+	same offsets.profile.no "$out" "0x8014      1           2           c_entry"
+	out=$("$bin" flamegraph $img "$t" | tail -1)
+	same offsets.flamegraph "$out" "_start;c_entry + 0x8 1"
+	out=$("$bin" flamegraph --no-offsets $img "$t" | tail -1)
+	same offsets.flamegraph.no "$out" "_start;c_entry 1"
+	# The root starts at _start's first byte: no offset either way.
+	out=$("$bin" calltree $img "$t" | head -1)
+	same offsets.root "$out" "o t:1 l:1 pc:0x8000 - t:6 l:9 pc:0x800c : _start"
+}
+
 case_deep_recursion() {
 	# A function at 0x2000 that calls itself 50,000 deep (each level pushes
 	# 16 bytes, then BL; the deepest falls through to the LDP/RET that every

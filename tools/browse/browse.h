@@ -92,6 +92,7 @@ typedef struct tkb {
 
 	int rows, cols;
 	bool colour;
+	int colour_opt;		/* 1 --colour, -1 --no-colour, 0 automatic */
 	char message[256];	/* shown on the bottom line until the next key */
 	bool quit;
 	bool bench;		/* --bench-keys: prompts give up when keys run out */

@@ -37,7 +37,8 @@ static const struct {
 
 void tkb_screen_init(tkb *b)
 {
-	b->colour = has_colors() && getenv("NO_COLOR") == NULL;
+	b->colour = has_colors() && (b->colour_opt > 0 ||
+				     (b->colour_opt == 0 && getenv("NO_COLOR") == NULL));
 	if (b->colour) {
 		start_color();
 		if (use_default_colors() != OK)

@@ -16,7 +16,7 @@
 enum {
 	OPT_IMAGE = 1000, OPT_LOAD_OFFSET, OPT_LI, OPT_BI, OPT_IMPLICIT_THUMB,
 	OPT_PROGRESS, OPT_INDEX, OPT_FORCE_INDEX, OPT_NO_INDEX, OPT_ONLY_INDEX,
-	OPT_DEBUG, OPT_HELP, OPT_DEMANGLE,
+	OPT_DEBUG, OPT_HELP, OPT_DEMANGLE, OPT_VERSION, OPT_NO_OFFSETS, OPT_MEMORY_INDEX,
 };
 
 static const struct option common_opts[] = {
@@ -36,6 +36,9 @@ static const struct option common_opts[] = {
 	{"debug", required_argument, NULL, OPT_DEBUG},
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{"no-offsets", no_argument, NULL, OPT_NO_OFFSETS},
+	{"memory-index", no_argument, NULL, OPT_MEMORY_INDEX},
 };
 #define NCOMMON (sizeof(common_opts) / sizeof(common_opts[0]))
 
@@ -60,7 +63,9 @@ static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
 	if (spec->flags & TK_CLI_IMAGE)
 		printf("  --image=ELF              ELF image of the traced program, for symbols\n"
 		       "  --load-offset=N          add N to the image's symbol addresses\n"
-		       "  --demangle               show C++ symbol names demangled\n");
+		       "  --demangle               show C++ symbol names demangled\n"
+		       "  --no-offsets             name a function entered past its symbol's\n"
+		       "                           start NAME, not NAME + 0xOFFSET\n");
 	if (spec->flags & TK_CLI_TRACE)
 		printf("  --li, --bi               the traced CPU is little-endian (default) / big-endian\n"
 		       "  --implicit-thumb         instruction lines without a state letter are Thumb\n");
@@ -68,12 +73,16 @@ static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
 		printf("  --index=PATH             index file (default: TRACE.index)\n"
 		       "  --force-index            rebuild the index even if it looks up to date\n"
 		       "  --no-index               never build the index; use one only if it exists\n"
-		       "  --only-index             build the index, then stop\n");
+		       "  --only-index             build the index, then stop\n"
+		       "  --memory-index           keep the index in memory for this run: no index\n"
+		       "                           file is read or written\n");
 	printf("  -v, --verbose            say more about what is being decided and why\n"
 	       "  -q, --quiet              no progress meter, fewer messages\n"
 	       "  --show-progress-meter    show the progress meter even when not on a terminal\n"
-	       "  --debug=DOMAIN[,...]     explain internal decisions (call_heuristics)\n"
-	       "  --help                   show this help\n");
+	       "  --debug=TYPE[,...]       explain internal decisions (--debug=list lists the\n"
+	       "                           types)\n"
+	       "  --help                   show this help\n"
+	       "  --version                show the version\n");
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -108,9 +117,11 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 		if (!(spec->flags & TK_CLI_OUTPUT) && v == 'o')
 			continue;
 		if (!(spec->flags & TK_CLI_IMAGE) &&
-		    (v == OPT_IMAGE || v == OPT_LOAD_OFFSET || v == OPT_DEMANGLE))
+		    (v == OPT_IMAGE || v == OPT_LOAD_OFFSET || v == OPT_DEMANGLE ||
+		     v == OPT_NO_OFFSETS))
 			continue;
-		if (!(spec->flags & TK_CLI_INDEX) && v >= OPT_INDEX && v <= OPT_ONLY_INDEX)
+		if (!(spec->flags & TK_CLI_INDEX) &&
+		    ((v >= OPT_INDEX && v <= OPT_ONLY_INDEX) || v == OPT_MEMORY_INDEX))
 			continue;
 		opts[n++] = common_opts[i];
 	}
@@ -143,7 +154,19 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 		case OPT_FORCE_INDEX: cli->force_index = true; break;
 		case OPT_NO_INDEX: cli->no_index = true; break;
 		case OPT_ONLY_INDEX: cli->only_index = true; break;
-		case OPT_DEBUG: cli->debug = optarg; break;
+		case OPT_DEBUG:
+			if (tk_cli_check_debug(cli, optarg)) {
+				free(opts);
+				exit(TK_EXIT_USAGE);
+			}
+			cli->debug = optarg;
+			break;
+		case OPT_VERSION:
+			tk_cli_print_version(cli->prog);
+			free(opts);
+			exit(TK_EXIT_OK);
+		case OPT_NO_OFFSETS: cli->no_offsets = true; break;
+		case OPT_MEMORY_INDEX: cli->memory_index = true; break;
 		case 'o': cli->output = optarg; break;
 		case 'h':
 		case OPT_HELP:
@@ -250,12 +273,6 @@ int tk_cli_load_image(tk_cli *cli)
 				cli->prog, cli->image);
 	}
 	return 0;
-}
-
-const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr)
-{
-	const tk_symbol *s = tk_symtab_at(cli->symtab, addr);
-	return s ? s->name : NULL;
 }
 
 /* ---- diagnostics and progress ------------------------------------------ */

@@ -73,6 +73,8 @@ struct tk_cli {
 	bool force_index, no_index, only_index;
 
 	const char *debug;	/* --debug=LIST, e.g. "call_heuristics" */
+	bool no_offsets;	/* --no-offsets: no "+ 0xOFFSET" after names */
+	bool memory_index;	/* --memory-index: no index file */
 
 	tk_symtab *symtab;	/* loaded by tk_cli_load_image, or NULL */
 	uint64_t warnings;	/* diagnostics printed (and suppressed) */
@@ -87,6 +89,13 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec);
 
 /* True if --debug names this domain (e.g. "call_heuristics"). */
 bool tk_cli_debug(const tk_cli *cli, const char *domain);
+
+/* Check a --debug=TYPE[,...] value (debug.c): "list" prints the debug
+ * types and exits 0; an unknown type is an error (printed, non-zero). */
+int tk_cli_check_debug(const tk_cli *cli, const char *value);
+
+/* Print "tracekit VERSION" (or "ALIAS (tracekit) VERSION"). */
+void tk_cli_print_version(const char *prog);
 
 /* Load --image (if given) into cli->symtab, warning if its byte order
  * disagrees with --li/--bi.  Returns 0 or prints an error and returns
@@ -127,7 +136,10 @@ int tk_cli_build_calltree(tk_cli *cli, tk_calltree **out);
  * aggregate, so memory does not grow with the trace. */
 int tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out);
 
-/* "name" for a function address with --image, else NULL. */
+/* The name of a function entered at addr, with --image (names.c): the
+ * symbol containing addr, followed by " + 0xOFFSET" when addr is past its
+ * start (unless --no-offsets), as Arm's tools name activations; NULL when
+ * no symbol contains addr.  The text stays valid until the 8th next call. */
 const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr);
 
 /* Print "tracekit calltree: MESSAGE\n" to stderr. */

@@ -83,6 +83,13 @@ static void on_calls_debug(void *ctx, const char *msg)
 	fprintf(stderr, "call_heuristics: %s\n", msg);
 }
 
+/* Errors of writing the index file, not of reading the trace. */
+static bool index_unwritable(int e)
+{
+	return e == ENOSPC || e == EDQUOT || e == EFBIG || e == EROFS || e == EACCES ||
+	       e == EPERM;
+}
+
 int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 {
 	*out = NULL;
@@ -94,6 +101,19 @@ int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 		}
 		return 1;
 	}
+	if (cli->memory_index) {
+		/* As Arm's tools: the other index options give way. */
+		if (cli->no_index)
+			fprintf(stderr, "%s: warning: ignoring --no-index: the index is in memory\n",
+				cli->prog);
+		if (cli->index)
+			fprintf(stderr, "%s: warning: ignoring --index: the index is in memory\n",
+				cli->prog);
+		/* Streaming the trace is what an index in memory would give
+		 * the report tools, faster. */
+		if (!need && !cli->only_index && !cli->force_index)
+			return 1;
+	}
 	/* The index is written: it must not be one of the inputs. */
 	char defpath_buf[4096];
 	const char *index_path = cli->index;
@@ -104,14 +124,15 @@ int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 	const char *input;
 	tk_out_protect(cli->trace);
 	tk_out_protect(cli->image);
-	if (tk_out_is_input(index_path, &input)) {
+	if (!cli->memory_index && tk_out_is_input(index_path, &input)) {
 		tk_cli_error(cli, "the index file %s is the input %s: refusing to overwrite it",
 			     index_path, input);
 		return -1;
 	}
 	tk_index_opts o;
 	tk_index_opts_init(&o);
-	o.index_path = cli->index;
+	o.index_path = cli->memory_index ? NULL : cli->index;
+	o.in_memory = cli->memory_index;
 	o.big_endian = cli->endian == 'b';
 	o.implicit_thumb = cli->implicit_thumb;
 	o.log = on_log;
@@ -125,7 +146,7 @@ int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 	o.diag_ctx = cli;
 	if (tk_cli_debug(cli, "call_heuristics"))
 		o.calls_debug = on_calls_debug;
-	if (cli->force_index)
+	if (cli->force_index || cli->memory_index)
 		o.mode = TK_INDEX_FORCE;
 	else if (cli->no_index)
 		o.mode = TK_INDEX_NEVER;
@@ -134,6 +155,18 @@ int tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 
 	errno = 0;
 	int rc = tk_index_open(cli->trace, &o, out);
+	if (rc == TK_ERR_IO && need && !o.in_memory && index_unwritable(errno)) {
+		/* The index file cannot be written (a full disk, a read-only
+		 * file system): index into memory for this run, as the report
+		 * tools would stream. */
+		meter_clear();
+		fprintf(stderr, "%s: cannot write the index %s (%s): using a temporary index "
+			"in memory for this run\n", cli->prog, index_path, strerror(errno));
+		o.in_memory = true;
+		o.mode = TK_INDEX_FORCE;
+		errno = 0;
+		rc = tk_index_open(cli->trace, &o, out);
+	}
 	meter_clear();
 	if (cli->warnings > MAX_SHOWN_WARNINGS && !cli->verbose)
 		fprintf(stderr, "%s: %llu warnings in %s (%llu not shown; -v shows all)\n",

@@ -64,6 +64,7 @@ static const char help_text[] =
 	"  -v, --verbose         print a summary (instructions, speed) at the end\n"
 	"  -q, --quiet           no message when --max-insns stops the program\n"
 	"  --help                show this help\n"
+	"  --version             show the version\n"
 	"\n"
 	"Exit status: the program's, if it exits; 0 if --max-insns stopped it;\n"
 	"1 if it faulted (the trace ends with the faulting instruction and an E\n"
@@ -186,6 +187,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				o->pargv[o->pargc++] = argv[i];
 			}
 			continue;
+		}
+		if (!strcmp(a, "--version")) {
+			tk_cli_print_version(o->prog);
+			exit(TK_EXIT_OK);
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			printf(usage_text, o->prog);
