@@ -196,6 +196,27 @@ index-path)
 		cmp -s t.tarmac "$trace" || fail "$c --index=link-to-TRACE: the trace was changed"
 	done
 	;;
+index-full-disk)
+	# dump needs an index: when its file cannot be written (a full file
+	# system: a 16 KB tmpfs), it indexes into memory for the run and
+	# answers, as the report tools stream.  Needs a private mount.
+	mkdir full
+	if ! unshare -m true 2> /dev/null; then
+		echo "skipped: cannot make a private mount namespace"
+		exit 0
+	fi
+	unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs full 2> /dev/null || exit 77
+		'$bin' dump --index=full/q.index t.tarmac reg 100 x0 > out 2> err; echo \$? > rc
+		ls full > left"
+	if [ $? -eq 77 ]; then
+		echo "skipped: cannot mount a tmpfs"
+		exit 0
+	fi
+	[ "$(cat rc)" = 0 ] || fail "dump on a full disk: exit $(cat rc): $(cat err)"
+	[ "$(cat out)" = "x0 0000000000100000" ] || fail "dump on a full disk: '$(cat out)'"
+	grep -q 'using a temporary index in memory' err || fail "dump on a full disk: $(cat err)"
+	[ -z "$(cat left)" ] || fail "dump on a full disk left $(cat left)"
+	;;
 *)
 	echo "unknown case $1"; exit 2 ;;
 esac
