@@ -8,7 +8,7 @@ set(TK_FILES_WORK ${CMAKE_BINARY_DIR}/tests-out/files)
 # A program the record case can run (built by tests/record.cmake when a
 # cross compiler is there; the case is skipped otherwise).
 set(TK_FILES_REC_ELF ${CMAKE_BINARY_DIR}/tests/record/quicksort-a32.elf)
-foreach(case vcd flamegraph truncate record stdout-input signal index-path index-full-disk)
+foreach(case vcd flamegraph truncate record stdout-input failure signal index-path index-full-disk)
   add_test(NAME files.output.${case}
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/files/outputs.sh ${case})
   set_tests_properties(files.output.${case} PROPERTIES ENVIRONMENT
