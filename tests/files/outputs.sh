@@ -42,7 +42,7 @@ run() {
 # What the command writes, for comparisons.
 reference() {
 	case $cmd in
-	vcd) "$bin" vcd --no-date t.tarmac ;;
+	vcd) "$bin" vcd --no-date -o - t.tarmac ;;
 	flamegraph) "$bin" flamegraph t.tarmac ;;
 	truncate) cat t.tarmac ;;
 	record) "$bin" record -q --max-insns=2000 -o - "$TK_REC_ELF" 2> /dev/null ;;
