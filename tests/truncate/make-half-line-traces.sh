@@ -20,8 +20,9 @@
 #   only-half        just the half line, no newline anywhere
 #   nul-line         run-killed's 14 complete lines, a line of NUL bytes,
 #                    then 2 more lines
-#   long-line        truncate/loop.tarmac's lines 1-3, a line of 65 MB
-#                    (more than the parser's 64 MB), then lines 4-36
+#   long-line        truncate/loop.tarmac's lines 1-3, a line of 2 MB (more
+#                    than the 1 MB the test lowers the line limit to with
+#                    TRACEKIT_MAX_LINE), then lines 4-36
 set -eu
 T=$1 out=$2
 mkdir -p "$out"
@@ -66,5 +67,5 @@ printf '%s' "$half" > "$out/only-half.tarmac"
 { run; head -c 100 /dev/zero; echo; echo '3010 clk IT (3010) 00004000 e1a00000 A svc_s : NOP'
   echo '3011 clk IT (3011) 00004004 e1a00000 A svc_s : NOP'; } > "$out/nul-line.tarmac"
 { head -n 3 "$T/truncate/loop.tarmac"
-  printf '2500000 ps INFO: '; head -c 68157440 /dev/zero | tr '\0' 'x'; echo
+  printf '2500000 ps INFO: '; head -c 2097152 /dev/zero | tr '\0' 'x'; echo
   tail -n +4 "$T/truncate/loop.tarmac"; } > "$out/long-line.tarmac"

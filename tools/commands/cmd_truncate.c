@@ -35,6 +35,15 @@
 
 #define CHUNK (1u << 20)
 #define MAX_LINE ((size_t)64 << 20)	/* as the parser's line reader */
+
+/* The longest line parsed: MAX_LINE, or less for the tests
+ * (TRACEKIT_MAX_LINE=BYTES in the environment, at least 64 KB). */
+static size_t max_line(void)
+{
+	const char *env = getenv("TRACEKIT_MAX_LINE");
+	unsigned long long v = env ? strtoull(env, NULL, 0) : 0;
+	return v >= 65536 && v < MAX_LINE ? (size_t)v : MAX_LINE;
+}
 #define MAX_WARNINGS 20
 
 struct ctx {
@@ -46,6 +55,7 @@ struct ctx {
 	FILE *out;
 	uint64_t lineno;
 	uint64_t warnings;
+	size_t max_line;
 	bool stopped;
 };
 
@@ -123,7 +133,9 @@ static ssize_t fill(struct ctx *c, char *buf, size_t *len, size_t cap)
  * input, -1 on error; *len is left holding what follows the line. */
 static int pass_long_line(struct ctx *c, char *buf, size_t *len)
 {
-	warn(c, c->lineno, "line longer than %s: copied without being parsed", "64 MB");
+	char limit[32];
+	snprintf(limit, sizeof limit, "%zu bytes", c->max_line);
+	warn(c, c->lineno, "line longer than %s: copied without being parsed", limit);
 	for (;;) {
 		char *nl = memchr(buf, '\n', *len);
 		size_t take = nl ? (size_t)(nl - buf) + 1 : *len;
@@ -206,7 +218,7 @@ static int run(struct ctx *c)
 				goto write_error;
 			break;
 		}
-		if (len >= MAX_LINE) {
+		if (len >= c->max_line) {
 			c->lineno++;
 			if (memchr(buf, 0, len)) {
 				warn(c, c->lineno, "%s", "line contains NUL bytes (binary data): "
@@ -222,7 +234,7 @@ static int run(struct ctx *c)
 			continue;
 		}
 		if (cap - len < CHUNK) {
-			size_t ncap = cap * 2 > MAX_LINE + CHUNK ? MAX_LINE + CHUNK : cap * 2;
+			size_t ncap = cap * 2 > c->max_line + CHUNK ? c->max_line + CHUNK : cap * 2;
 			char *nb = realloc(buf, ncap);
 			if (!nb) {
 				tk_cli_error(&c->cli, "out of memory");
@@ -276,6 +288,7 @@ int tk_cmd_truncate(int argc, char **argv)
 	};
 	struct ctx c = {0};
 	tk_cli_parse(&c.cli, argc, argv, &spec);
+	c.max_line = max_line();
 	tk_tarmac_opts topts;
 	tk_tarmac_opts_init(&topts);
 	topts.implicit_thumb = c.cli.implicit_thumb;
