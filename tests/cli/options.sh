@@ -34,7 +34,7 @@ version)
 		same "$name --version" "$rc $out" "0 $name (tracekit) $v"
 		n=$((n + 1))
 	done
-	[ $n -ge 8 ] || fail "only $n tarmac-* aliases in $bindir"
+	[ $n -ge 9 ] || fail "only $n tarmac-* aliases in $bindir"
 	;;
 debug)
 	# --debug=list lists the types (and exits 0); an unknown one is a
@@ -95,6 +95,45 @@ no-offsets)
 			"$bindir/tarmac-$c" --no-offsets "$traces/quicksort.tarmac" > /dev/null ||
 			fail "tarmac-$c --no-offsets"
 	done
+	;;
+indextool)
+	# tarmac-indextool: Arm's options, answered from tracekit's index.
+	it=$bindir/tarmac-indextool
+	cp "$traces/quicksort.tarmac" q.tarmac
+	out=$("$it" --header q.tarmac)
+	echo "$out" | head -2 > head2
+	printf 'Endianness: little\nArchitecture: AArch64\n' | cmp -s - head2 || fail "--header: $out"
+	echo "$out" | grep -q '^Instructions (nodes of --seq): 2044$' || fail "--header counts: $out"
+	[ -e q.tarmac.index ] || fail "indextool built no index"
+	# --seq: one node per instruction; the first is "1 clk IT (1) 00008000"
+	# at line 157; its group is lines 1-158 (the reset values before it,
+	# R X0 after it): 5397 = 0x1515 bytes (head -158 | wc -c).
+	n=$("$it" --seq q.tarmac | grep -c '^Node (position')
+	same "--seq nodes" "$n" 2044
+	out=$("$it" --seq q.tarmac | sed -n 2,6p | tr '\n' '|')
+	same "--seq first node" "$out" "    Line range: start 1, extent 158|    Byte range: start 0x0, extent 0x1515|    Modification time: 1|    PC: 0x8000|    Call depth: 0|"
+	same "--bypc nodes" "$("$it" --bypc q.tarmac | grep -c '^Node:')" 2044
+	# At line 4000, x0 is 0x811a (as tracekit dump says), low byte first.
+	"$bin" dump q.tarmac reg 4000 x0 > dump.out
+	same "dump x0" "$(cat dump.out)" "x0 000000000000811a"
+	"$it" --full-mem-at-line=4000 q.tarmac | grep '^x0, last modified at line [0-9]*: 1a 81 00 00 00 00 00 00$' > /dev/null ||
+		fail "--full-mem-at-line x0"
+	"$it" --seq-with-mem q.tarmac | grep -q 'Memory written anywhere' || fail "--seq-with-mem"
+	"$it" --regmap | grep -q '^x0 size=0x8$' || fail "--regmap (no trace needed)"
+	for q in --seqtree --mem=0x10 --memtree=0 --memsub=0 --memsubtree=0 --bypctree; do
+		"$it" $q q.tarmac > /dev/null 2> err; rc=$?
+		same "$q status" $rc 2
+		grep -q 'not supported' err || fail "$q: $(cat err)"
+	done
+	"$it" q.tarmac > /dev/null 2>&1; same "no query status" $? 2
+	rm -f q.tarmac.index
+	"$it" --only-index q.tarmac && [ -s q.tarmac.index ] || fail "--only-index"
+	rm -f q.tarmac.index
+	"$it" --header --memory-index q.tarmac | grep -q 'Index file: in memory' || fail "--memory-index"
+	[ ! -e q.tarmac.index ] || fail "--memory-index wrote an index"
+	"$it" --header --index=other.idx q.tarmac > /dev/null && [ -s other.idx ] || fail "--index"
+	"$it" --header --no-index --index=other.idx q.tarmac > /dev/null || fail "--no-index"
+	"$it" --header --force-index --index=other.idx q.tarmac > /dev/null || fail "--force-index"
 	;;
 *)
 	echo "unknown case $1"; exit 2 ;;
