@@ -11,7 +11,7 @@ add_test(NAME browse.expr COMMAND test_browse_expr)
 find_program(TK_TMUX tmux)
 if(CURSES_FOUND AND TK_TMUX)
   foreach(t notty help prompt step fold search prevwrite memory panes calls screen syntax
-            resizekeys narrow dumbterm numbers diffreset ldst pcrow foldmark regisa)
+            resizekeys narrow dumbterm numbers diffreset ldst pcrow foldmark regisa exceptions)
     add_test(NAME browse.${t}
              COMMAND bash ${CMAKE_SOURCE_DIR}/tests/browse/${t}.sh)
     set_tests_properties(browse.${t} PROPERTIES

@@ -68,6 +68,9 @@ foreach(variant a32 m3 a64)
 endforeach()
 rec_program(files a32 ${TK_REC_SRC}/files.c)
 rec_program(files m3 ${TK_REC_SRC}/files.c)
+rec_program(escape a32 ${TK_REC_SRC}/escape.c)
+rec_program(escape m3 ${TK_REC_SRC}/escape.c)
+rec_program(wait a32 ${TK_REC_SRC}/wait.c)
 if(TK_REC_HAVE_ARM)
   set(out ${TK_REC_DIR}/traps-a32.elf)
   add_custom_command(OUTPUT ${out}
@@ -141,7 +144,17 @@ rec_test(record-limit-t32 limit limit-t32 quicksort-t32.elf 1000)
 
 foreach(variant a32 m3)
   rec_test(record-files-${variant} files files-${variant} files-${variant}.elf)
+  # Confinement without --allow-fs (issue 15): links, "..", NUL bytes.
+  rec_test(record-escape-${variant} escape escape-${variant} escape-${variant}.elf)
 endforeach()
+# The same without openat2 (older kernels): one component at a time.
+rec_test(record-escape-a32-nofollow escape escape-a32-nofollow escape-a32.elf)
+set_tests_properties(record-escape-a32-nofollow PROPERTIES ENVIRONMENT TRACEKIT_NO_OPENAT2=1)
+
+# Interrupted recordings keep their trace; unusable targets and sizes fail
+# before the program runs; the default trace size cap.
+rec_test(record-interrupt interrupt interrupt wait-a32.elf)
+rec_test(record-targets targets targets quicksort-a32.elf)
 
 rec_test(record-traps record traps-a32 traps-a32.elf traps 0)
 set_tests_properties(record-traps PROPERTIES FIXTURES_SETUP rec-traps)

@@ -29,21 +29,27 @@ if(TK_PYTHON3)
               ${TK_VCD_DIR}/${expect} ${nvars} ${gtkwave} ${ARGN})
   endfunction()
 
-  # AArch64: 5 cpu + 31 x + sp + cpsr + 32 v + fpsr + fpcr + 4 bus = 76.
-  tk_vcd_test(calculator-aarch64 calculator-aarch64.expect 76
+  # AArch64, Arm's signals: 31 x + xsp + psr + 32 d + 32 s + Cycle,
+  # Function, Inst, InstAsm, InstExecuted, PC, MemRW, MemAddr, MemData (9)
+  # = 106, then tracekit's MemSize, fpsr, fpcr = 109.
+  tk_vcd_test(calculator-aarch64 calculator-aarch64.expect 109
     --image ${TK_TRACES}/calculator-aarch64.elf ${TK_TRACES}/calculator-aarch64-fastmodel.tarmac)
-  # AArch32: 5 cpu + 16 r + cpsr + 16 q + fpscr + 4 bus = 43.
-  tk_vcd_test(calculator-aarch32 calculator-aarch32.expect 43
+  # AArch32: 15 r + psr + 16 d + 32 s + 9 = 73, then MemSize, fpscr = 75.
+  tk_vcd_test(calculator-aarch32 calculator-aarch32.expect 75
     --image ${TK_TRACES}/calculator-aarch32.elf ${TK_TRACES}/calculator-aarch32-fastmodel.tarmac)
-  tk_vcd_test(es-timestamps es-timestamps.expect 76
+  tk_vcd_test(es-timestamps es-timestamps.expect 109
     --use-tarmac-timestamps ${TK_TRACES}/calculator-aarch64-es-ld-st-style.tarmac)
+
+  # d and s registers as views of the vector registers.
+  tk_vcd_test(fpviews-a64 fpviews-a64.expect 109 ${TK_VCD_DIR}/data/fpviews-a64.tarmac)
+  tk_vcd_test(fpviews-a32 fpviews-a32.expect 75 ${TK_VCD_DIR}/data/fpviews-a32.tarmac)
 
   # A stalled clock: more instructions at one timestamp than sub-steps
   # (tests/vcd/make-crowded-trace.py says what is expected where).
   add_test(NAME vcd.crowded-timestamps-trace
     COMMAND sh -c "mkdir -p ${TK_VCD_OUT} && ${TK_PYTHON3} ${TK_VCD_DIR}/make-crowded-trace.py > ${TK_VCD_OUT}/crowded.tarmac")
   set_tests_properties(vcd.crowded-timestamps-trace PROPERTIES FIXTURES_SETUP tk_vcd_crowded)
-  tk_vcd_test(crowded-timestamps crowded-timestamps.expect 43
+  tk_vcd_test(crowded-timestamps crowded-timestamps.expect 75
     --use-tarmac-timestamps ${TK_VCD_OUT}/crowded.tarmac)
   set_tests_properties(vcd.crowded-timestamps PROPERTIES FIXTURES_REQUIRED tk_vcd_crowded)
 
@@ -65,12 +71,23 @@ if(TK_PYTHON3)
   endforeach()
 endif()
 
+# The signals of Arm's tarmac-vcd, exactly (tests/vcd/arm-signals-*.txt),
+# on an AArch64 trace, the quicksort trace (AArch64 with X register lines
+# at reset) and an AArch32 one; and TRACE.vcd as the default output.
+add_test(NAME vcd.arm-signals-a64 COMMAND sh ${TK_VCD_DIR}/arm-signals.sh ${TK_BIN} ${TK_VCD_OUT}/arm-a64
+  ${TK_VCD_DIR}/arm-signals-a64.txt ${TK_TRACES}/calculator-aarch64-fastmodel.tarmac
+  --image ${TK_TRACES}/calculator-aarch64.elf)
+add_test(NAME vcd.arm-signals-quicksort COMMAND sh ${TK_VCD_DIR}/arm-signals.sh ${TK_BIN} ${TK_VCD_OUT}/arm-qs
+  ${TK_VCD_DIR}/arm-signals-a64.txt ${TK_TRACES}/quicksort.tarmac)
+add_test(NAME vcd.arm-signals-a32 COMMAND sh ${TK_VCD_DIR}/arm-signals.sh ${TK_BIN} ${TK_VCD_OUT}/arm-a32
+  ${TK_VCD_DIR}/arm-signals-a32.txt ${TK_TRACES}/calculator-aarch32-fastmodel.tarmac)
+
 # --no-date: two runs (stdout, and -o through the tarmac-vcd alias) give
 # identical bytes; without it there is a $date section.
 set(tk_calc ${TK_TRACES}/calculator-aarch64-fastmodel.tarmac)
 get_filename_component(tk_bindir ${TK_BIN} DIRECTORY)
 add_test(NAME vcd.deterministic
-  COMMAND sh -c "mkdir -p ${TK_VCD_OUT} && ${TK_BIN} vcd --no-date ${tk_calc} > ${TK_VCD_OUT}/det1.vcd && ${tk_bindir}/tarmac-vcd --no-date -o ${TK_VCD_OUT}/det2.vcd ${tk_calc} && cmp ${TK_VCD_OUT}/det1.vcd ${TK_VCD_OUT}/det2.vcd && ! grep -q '[$]date' ${TK_VCD_OUT}/det1.vcd && ${TK_BIN} vcd ${tk_calc} | head -3 | grep -q '^[$]date'")
+  COMMAND sh -c "mkdir -p ${TK_VCD_OUT} && ${TK_BIN} vcd --no-date -o - ${tk_calc} > ${TK_VCD_OUT}/det1.vcd && ${tk_bindir}/tarmac-vcd --no-date -o ${TK_VCD_OUT}/det2.vcd ${tk_calc} && cmp ${TK_VCD_OUT}/det1.vcd ${TK_VCD_OUT}/det2.vcd && ! grep -q '[$]date' ${TK_VCD_OUT}/det1.vcd && ${TK_BIN} vcd -o - ${tk_calc} | head -3 | grep -q '^[$]date'")
 # Errors: a missing trace exits 1 and leaves no -o file; a bad option exits 2.
 add_test(NAME vcd.missing-file
   COMMAND sh -c "mkdir -p ${TK_VCD_OUT} && rm -f ${TK_VCD_OUT}/missing.vcd; ${TK_BIN} vcd -o ${TK_VCD_OUT}/missing.vcd ${TK_VCD_OUT}/no-such-trace; rc=$?; test $rc -eq 1 && ! ls ${TK_VCD_OUT} | grep -q missing.vcd")

@@ -242,7 +242,7 @@ int tk_calltree_replay(const tk_calltree *t, const tk_calls_sink *sink);
  * A frame is one call stack: its function and the frames called from it.
  * For each activation, "total" is its duration and "self" the total less
  * its direct callees' totals, in two units: trace time (exit - entry
- * timestamps, as tarmac-profile measures) and steps (the activation's
+ * timestamps, as tarmac-flamegraph measures) and steps (the activation's
  * instructions, or function events, its first and last included).  So for
  * every frame total = self + the children's totals.  Each context has its
  * own root frame.

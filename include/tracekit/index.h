@@ -131,6 +131,10 @@ typedef struct tk_index_opts {
 	void *diag_ctx;
 	tk_calls_debug_fn calls_debug;	/* call heuristic explanations */
 	void *calls_debug_ctx;
+	/* Build the index for this run only, in memory (or an unlinked
+	 * temporary file), whatever the mode; no index file is read or
+	 * written (--memory-index). */
+	bool in_memory;
 } tk_index_opts;
 
 /* Fill *opts with defaults: AUTO, default path, format detected. */

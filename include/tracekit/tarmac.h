@@ -94,6 +94,11 @@ int tk_tarmac_open(const char *path, const tk_tarmac_opts *opts,
 int tk_tarmac_open_stream(FILE *fp, const char *name,
 			  const tk_tarmac_opts *opts, tk_source **out);
 
+/* Whether the start of a file (its first up to 4 KiB) is binary data
+ * rather than a text trace, as tk_tarmac_open decides: NULL for text, else
+ * why not ("gzip-compressed data, not a text trace ..."). */
+const char *tk_tarmac_sniff_binary(const void *head, size_t n);
+
 /*
  * The line parser on its own (for tests, fuzzing and other readers).
  * It keeps the little state Tarmac needs between lines: the last

@@ -66,13 +66,26 @@ int tk_vcd_upscope(tk_vcd *w);
 
 /*
  * Declare a variable in the current scope.  type is a var_type of the
- * standard ("wire", "reg", "integer"...); width is 1 or a multiple of 8, at
- * most 65536.  Every variable starts as all x.
+ * standard ("wire", "reg", "integer"...) or "bit"; width is 1 or a multiple
+ * of 8, at most 65536.  Every variable starts as all x.  Vectors are
+ * declared with a bit range ("[63:0]"), except integers (as Arm's
+ * tarmac-vcd writes them: "$var integer 64 ! x0 $end").
  * Errors: TK_ERR_INVAL (bad name, width, or after tk_vcd_begin),
  * TK_ERR_NOMEM.
  */
 int tk_vcd_add_var(tk_vcd *w, const char *type, unsigned width, const char *name,
 	       tk_vcd_var *out);
+
+/*
+ * Declare a GTKWave string variable ("$var string 1 ID NAME $end"): a
+ * value of any length shown as text, with no display format to choose.
+ * It starts as the empty string; tk_vcd_set_string sets it (bytes that
+ * are not printable ASCII, and blanks, are written escaped: "\\040").
+ * Not IEEE 1364, but what GTKWave and Arm's tarmac-vcd use.
+ * Errors: as tk_vcd_add_var.
+ */
+int tk_vcd_add_string(tk_vcd *w, const char *name, tk_vcd_var *out);
+void tk_vcd_set_string(tk_vcd *w, tk_vcd_var v, const char *s, size_t n);
 
 /* Write the header and the initial values at time 0.  Errors: TK_ERR_IO. */
 int tk_vcd_begin(tk_vcd *w);

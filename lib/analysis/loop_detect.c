@@ -1,298 +1,283 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit: finding the loop a trace ends in (see loop.h for the rules).
- *
- * The exact answer needs, at the end, the length of the trailing periodic
- * run for every period P <= max_period.  Keeping all those runs up to date
- * would cost max_period compares per line, so instead:
- *
- *  - every RECHECK lines, each period is tested against the ring of recent
- *    keys; one whose run has become long enough to qualify is *tracked*,
- *    with its start found by scanning back through the ring (it began
- *    qualifying at most RECHECK lines ago, so the ring still holds it);
- *  - a tracked period is checked on every line and dropped at its first
- *    mismatch; only a handful are ever tracked at once;
- *  - a multiple of a tracked period whose run covers it is not tested: it
- *    cannot be the smallest qualifying period while the divisor lasts, and
- *    it breaks on the same line as the divisor.
- *
- * At the end the smallest tracked period is the smallest qualifying one.
- */
+/* tracekit: Arm's rule for the end of a looping trace (see loop.h). */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracekit/error.h"
 #include "tracekit/loop.h"
 
-#define MAX_TRACKED 64
-#define RECHECK 256
+/* A text-only line as compared: its text from the type word on, hashed
+ * twice (64 + 64 bits) with its length: a line may be 64 MB long, and the
+ * window must not hold 32 of those. */
+typedef struct text_key {
+	uint64_t h1, h2, len;
+} text_key;
 
-struct tracked {
-	uint32_t p;
-	bool exact;
-	uint64_t start, start_off;
-	uint64_t first, cut, cut_off;
-};
+/* The last value of a register tracekit does not model, by name. */
+typedef struct named_reg {
+	char *name;		/* lower case */
+	uint8_t *val, *known;
+	size_t len;
+} named_reg;
+
+#define MAX_NAMED 4096
 
 struct tk_loopdet {
-	tk_loop_opts o;
-	uint64_t cap, mask;	/* ring size (a power of 2) */
-	uint64_t *key, *off;
-	uint8_t *insn;
-	uint64_t n;		/* lines fed */
-	uint64_t since_check;
-	uint64_t hold;		/* lines always held back from the safe offset */
-	uint64_t safe;
-	struct tracked t[MAX_TRACKED];
-	unsigned nt;
+	uint64_t pcs[TK_LOOP_PC_WINDOW];
+	unsigned npcs, pc_head;		/* ring: oldest at pc_head */
+	text_key texts[TK_LOOP_TEXT_WINDOW];
+	unsigned ntexts, text_head;
+	uint64_t detail;
+
+	uint8_t val[TK_REG_COUNT][TK_REG_MAX_BYTES];
+	uint8_t known[TK_REG_COUNT][TK_REG_MAX_BYTES];	/* 0 never written, 1 set, 2 unknown */
+	named_reg *named;
+	size_t nnamed, named_cap;
 };
 
-void tk_loop_opts_init(tk_loop_opts *opts)
+int tk_loopdet_new(tk_loopdet **out)
 {
-	memset(opts, 0, sizeof *opts);
-	opts->size = sizeof *opts;
-	opts->max_period = 4096;
-	opts->min_repeats = 3;
-	opts->min_lines = 16;
-	opts->keep = 2;
-}
-
-/* ---- line keys ------------------------------------------------------------ */
-
-static inline uint64_t mix(uint64_t h, uint64_t x)
-{
-	h ^= x * 0x9e3779b97f4a7c15ull;
-	h = (h << 27) | (h >> 37);
-	return h * 0xff51afd7ed558ccdull + 0x632be59bd9b4e5f5ull;
-}
-
-static uint64_t mix_bytes(uint64_t h, const char *s, size_t n)
-{
-	h = mix(h, n);
-	while (n >= 8) {
-		uint64_t x;
-		memcpy(&x, s, 8);
-		h = mix(h, x);
-		s += 8;
-		n -= 8;
-	}
-	if (n) {
-		uint64_t x = 0;
-		memcpy(&x, s, n);
-		h = mix(h, x);
-	}
-	return h;
-}
-
-uint64_t tk_loop_line_key(const tk_event *ev, size_t n, bool *insn)
-{
-	uint64_t h = 0x1234567887654321ull;
-	*insn = false;
-	for (size_t i = 0; i < n; i++) {
-		const tk_event *e = &ev[i];
-		h = mix(h, (uint64_t)e->kind << 32 | e->context);
-		switch (e->kind) {
-		case TK_EV_INSN: {
-			const tk_insn *in = &e->u.insn;
-			*insn = true;
-			h = mix(h, in->pc);
-			h = mix(h, (uint64_t)(in->nbytes != 0) << 40 | (uint64_t)in->executed << 41 |
-				       (uint64_t)in->width << 42 | tk_insn_encoding(in));
-			h = mix_bytes(h, in->mode, in->mode_len);
-			break;
-		}
-		case TK_EV_REG: {
-			const tk_reg_update *r = &e->u.reg;
-			h = mix(h, (uint64_t)r->view.reg << 32 | (uint64_t)r->view.offset << 16 |
-				       r->view.len);
-			if (r->view.reg == TK_REG_NONE)
-				h = mix_bytes(h, r->name, r->name_len);
-			break;
-		}
-		case TK_EV_MEM: {
-			const tk_mem_access *m = &e->u.mem;
-			h = mix(h, (uint64_t)m->size << 8 | (uint64_t)m->write << 0 |
-				       (uint64_t)m->exclusive << 1 | (uint64_t)m->aborted << 2);
-			break;
-		}
-		case TK_EV_TEXT:
-			h = mix_bytes(h, e->u.text.text, e->u.text.len);
-			break;
-		case TK_EV_GAP:
-			h = mix(h, e->u.gap.kind);
-			break;
-		case TK_EV_CALL:
-		case TK_EV_RETURN:
-			h = mix(h, e->u.func.addr);
-			break;
-		}
-	}
-	return h;
-}
-
-/* ---- the detector --------------------------------------------------------- */
-
-static uint64_t threshold(const tk_loopdet *d, uint64_t p)
-{
-	uint64_t t = p * d->o.min_repeats;
-	return t > d->o.min_lines ? t : d->o.min_lines;
-}
-
-int tk_loopdet_new(const tk_loop_opts *opts, tk_loopdet **out)
-{
-	*out = NULL;
-	tk_loop_opts o;
-	tk_loop_opts_init(&o);
-	if (opts)
-		memcpy(&o, opts, opts->size < sizeof o ? opts->size : sizeof o);
-	if (o.max_period == 0 || o.max_period > 65536 || o.keep == 0 ||
-	    o.keep >= o.min_repeats || o.min_lines > 1u << 20)
-		return TK_ERR_INVAL;
-	tk_loopdet *d = calloc(1, sizeof *d);
-	if (!d)
-		return TK_ERR_NOMEM;
-	d->o = o;
-	d->hold = threshold(d, o.max_period) + RECHECK;
-	uint64_t need = d->hold + o.max_period + RECHECK;
-	d->cap = 1024;
-	while (d->cap < need)
-		d->cap *= 2;
-	d->mask = d->cap - 1;
-	d->key = malloc(d->cap * sizeof *d->key);
-	d->off = malloc(d->cap * sizeof *d->off);
-	d->insn = malloc(d->cap);
-	if (!d->key || !d->off || !d->insn) {
-		tk_loopdet_free(d);
-		return TK_ERR_NOMEM;
-	}
-	*out = d;
-	return 0;
+	*out = calloc(1, sizeof **out);
+	return *out ? 0 : TK_ERR_NOMEM;
 }
 
 void tk_loopdet_free(tk_loopdet *d)
 {
 	if (!d)
 		return;
-	free(d->key);
-	free(d->off);
-	free(d->insn);
+	for (size_t i = 0; i < d->nnamed; i++) {
+		free(d->named[i].name);
+		free(d->named[i].val);
+		free(d->named[i].known);
+	}
+	free(d->named);
 	free(d);
 }
 
-#define KEY(d, i) ((d)->key[(i) & (d)->mask])
-
-/* Lines the tracked period's run covers, counting the first iteration. */
-static uint64_t covered(const tk_loopdet *d, const struct tracked *t)
+uint64_t tk_loopdet_detail(const tk_loopdet *d)
 {
-	return d->n - t->start;
+	return d->detail;
 }
 
-static bool is_tracked_or_covered(const tk_loopdet *d, uint64_t p)
+/* ---- register values ------------------------------------------------------- */
+
+/* Store bytes; true if any byte's value (or knownness) changed. */
+static bool store(uint8_t *val, uint8_t *known, const uint8_t *v, const uint8_t *st, size_t n)
 {
-	for (unsigned k = 0; k < d->nt; k++) {
-		const struct tracked *t = &d->t[k];
-		if (t->p == p)
+	bool changed = false;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t s = st ? st[i] : TK_BYTE_SET;
+		if (s == TK_BYTE_NONE)
+			continue;
+		uint8_t k = s == TK_BYTE_SET ? 1 : 2;
+		uint8_t b = s == TK_BYTE_SET ? v[i] : 0;
+		if (known[i] != k || val[i] != b)
+			changed = true;
+		known[i] = k;
+		val[i] = b;
+	}
+	return changed;
+}
+
+static named_reg *find_named(tk_loopdet *d, const char *name, size_t len, size_t bytes)
+{
+	for (size_t i = 0; i < d->nnamed; i++)
+		if (strlen(d->named[i].name) == len && !strncasecmp(d->named[i].name, name, len))
+			return &d->named[i];
+	if (d->nnamed == MAX_NAMED)
+		return NULL;
+	if (d->nnamed == d->named_cap) {
+		size_t cap = d->named_cap ? 2 * d->named_cap : 16;
+		named_reg *n = realloc(d->named, cap * sizeof *n);
+		if (!n)
+			return NULL;
+		d->named = n;
+		d->named_cap = cap;
+	}
+	named_reg *r = &d->named[d->nnamed];
+	r->name = malloc(len + 1);
+	r->val = calloc(bytes ? bytes : 1, 1);
+	r->known = calloc(bytes ? bytes : 1, 1);
+	if (!r->name || !r->val || !r->known) {
+		free(r->name);
+		free(r->val);
+		free(r->known);
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i++)
+		r->name[i] = (char)tolower((unsigned char)name[i]);
+	r->name[len] = 0;
+	r->len = bytes;
+	d->nnamed++;
+	return r;
+}
+
+/* Does this register update change a value?  (When in doubt, say yes: an
+ * emptied window can only make a cut later, never wrong.) */
+static bool reg_changes(tk_loopdet *d, const tk_reg_update *u)
+{
+	const tk_reg_view *v = &u->view;
+	if (v->reg < TK_REG_COUNT) {
+		if ((size_t)v->offset + v->len > TK_REG_MAX_BYTES)
 			return true;
-		if (p % t->p == 0 && covered(d, t) >= p + t->p)
+		return store(d->val[v->reg] + v->offset, d->known[v->reg] + v->offset, u->value,
+			     u->state, v->len);
+	}
+	if (!u->name || !u->name_len)
+		return true;
+	named_reg *r = find_named(d, u->name, u->name_len, v->len);
+	if (!r)
+		return true;
+	if (r->len < v->len) {
+		uint8_t *nv = realloc(r->val, v->len), *nk = realloc(r->known, v->len);
+		if (nv)
+			r->val = nv;
+		if (nk)
+			r->known = nk;
+		if (!nv || !nk)
 			return true;
+		memset(r->val + r->len, 0, v->len - r->len);
+		memset(r->known + r->len, 0, v->len - r->len);
+		r->len = v->len;
+	}
+	return store(r->val, r->known, u->value, u->state, v->len);
+}
+
+/* ---- text-only lines -------------------------------------------------------- */
+
+static void hash_bytes(text_key *k, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++) {
+		k->h1 = (k->h1 ^ s[i]) * 0x100000001b3ull;		/* FNV-1a */
+		k->h2 = (k->h2 + s[i] + 1) * 0x9e3779b97f4a7c15ull;	/* another mix */
+		k->h2 ^= k->h2 >> 29;
+	}
+	k->len += n;
+}
+
+static text_key new_key(void)
+{
+	return (text_key){0xcbf29ce484222325ull, 0x6a09e667f3bcc909ull, 0};
+}
+
+/* Is this text event an exception report (Arm's ExceptionEvent), which
+ * the rule ignores? */
+static bool is_exception(const tk_text *t)
+{
+	if (t->kind_len == 3 && !memcmp(t->kind, "EXC", 3))
+		return true;
+	if (t->kind_len != 1 || t->kind[0] != 'E')
+		return false;
+	/* "E DebugEvent_..." is a plain text line. */
+	const char *p = t->text + 1, *end = t->text + t->len;
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	return !(end - p >= 11 && !memcmp(p, "DebugEvent_", 11));
+}
+
+/* The key of a text-only line, or false if the event is not one. */
+static bool text_key_of(const tk_event *ev, text_key *k)
+{
+	*k = new_key();
+	if (ev->kind == TK_EV_TEXT) {
+		const tk_text *t = &ev->u.text;
+		if (is_exception(t) || (t->kind_len == 6 && !memcmp(t->kind, "Tarmac", 6)))
+			return false;
+		size_t n = t->len;
+		while (n && (t->text[n - 1] == '\r' || t->text[n - 1] == ' ' || t->text[n - 1] == '\t'))
+			n--;
+		hash_bytes(k, t->text, n);
+		return true;
+	}
+	if (ev->kind == TK_EV_MEM && ev->u.mem.aborted) {
+		/* Arm's parser makes "MR4 ADDR (ABORTED)" a text line. */
+		const tk_mem_access *m = &ev->u.mem;
+		uint8_t tag[3] = {0xff, m->write, m->exclusive};
+		hash_bytes(k, tag, sizeof tag);
+		hash_bytes(k, &m->addr, sizeof m->addr);
+		hash_bytes(k, &m->size, sizeof m->size);
+		return true;
 	}
 	return false;
 }
 
-/* Test every untracked period against the ring, as of the last line. */
-static void recheck(tk_loopdet *d)
+static const text_key *text_at(const tk_loopdet *d, unsigned i)	/* 0 = oldest */
 {
-	if (d->n < 2)
-		return;
-	uint64_t j = d->n - 1;
-	uint64_t lo = d->n > d->cap ? d->n - d->cap : 0;
-	uint64_t pmax = d->o.max_period < j ? d->o.max_period : j;
-	for (uint64_t p = 1; p <= pmax; p++) {
-		uint64_t need = threshold(d, p) - p;	/* matching lines */
-		if (need > j - p + 1)
-			continue;
-		if (KEY(d, j) != KEY(d, j - p) || is_tracked_or_covered(d, p))
-			continue;
-		uint64_t i = j, count = 0;
-		while (count < need && KEY(d, i) == KEY(d, i - p)) {
-			count++;
-			i--;
-		}
-		if (count < need)
-			continue;
-		/* Qualifies: find where the run starts.  i - p >= lo here. */
-		while (i >= p && i - p >= lo && KEY(d, i) == KEY(d, i - p))
-			i--;
-		bool hit_start = i < p;		/* the run reaches line 0 */
-		bool hit_ring = !hit_start && i - p < lo;
-		struct tracked t = {.p = (uint32_t)p, .exact = !hit_ring};
-		t.start = hit_start ? 0 : hit_ring ? lo : i - p + 1;
-		t.start_off = d->off[t.start & d->mask];
-		t.first = t.start;
-		for (uint64_t a = t.start; a < t.start + p; a++)
-			if (d->insn[a & d->mask]) {
-				t.first = a;
-				break;
-			}
-		t.cut = t.first + (uint64_t)d->o.keep * p;
-		t.cut_off = d->off[t.cut & d->mask];
-		if (d->nt < MAX_TRACKED)
-			d->t[d->nt++] = t;
-	}
+	return &d->texts[(d->text_head + i) % TK_LOOP_TEXT_WINDOW];
 }
 
-void tk_loopdet_feed(tk_loopdet *d, uint64_t key, bool insn, uint64_t offset)
+static bool same_key(const text_key *a, const text_key *b)
 {
-	uint64_t j = d->n++;
-	d->key[j & d->mask] = key;
-	d->off[j & d->mask] = offset;
-	d->insn[j & d->mask] = insn;
+	return a->h1 == b->h1 && a->h2 == b->h2 && a->len == b->len;
+}
 
-	for (unsigned k = d->nt; k-- > 0;)
-		if (KEY(d, j - d->t[k].p) != key)
-			d->t[k] = d->t[--d->nt];
-	if (++d->since_check >= RECHECK) {
-		d->since_check = 0;
-		recheck(d);
-	}
-
-	/* Lines before n - hold, and before every tracked cut, are final. */
-	uint64_t safe;
-	if (d->n > d->hold) {
-		uint64_t h = d->n - d->hold;
-		safe = d->off[h & d->mask];
+static int add_text(tk_loopdet *d, const text_key *k)
+{
+	if (d->ntexts == TK_LOOP_TEXT_WINDOW) {
+		d->texts[d->text_head] = *k;
+		d->text_head = (d->text_head + 1) % TK_LOOP_TEXT_WINDOW;
 	} else {
-		safe = 0;
+		d->texts[(d->text_head + d->ntexts++) % TK_LOOP_TEXT_WINDOW] = *k;
 	}
-	for (unsigned k = 0; k < d->nt; k++)
-		if (d->t[k].cut_off < safe)
-			safe = d->t[k].cut_off;
-	if (safe > d->safe)
-		d->safe = safe;
+	/* The newest 2k lines: a block of k, twice? */
+	unsigned n = d->ntexts;
+	for (unsigned k2 = TK_LOOP_TEXT_MIN_BLOCK; 2 * k2 <= n; k2++) {
+		bool same = true;
+		for (unsigned i = 0; i < k2 && same; i++)
+			same = same_key(text_at(d, n - 1 - i), text_at(d, n - 1 - i - k2));
+		if (same) {
+			d->detail = k2;
+			return TK_LOOP_TEXT;
+		}
+	}
+	return TK_LOOP_GO_ON;
 }
 
-uint64_t tk_loopdet_safe_offset(const tk_loopdet *d)
+/* ---- instructions ------------------------------------------------------------ */
+
+static int add_pc(tk_loopdet *d, uint64_t pc)
 {
-	return d->safe;
+	for (unsigned i = 0; i < d->npcs; i++)
+		if (d->pcs[(d->pc_head + i) % TK_LOOP_PC_WINDOW] == pc) {
+			d->detail = pc;
+			return TK_LOOP_PC;
+		}
+	if (d->npcs == TK_LOOP_PC_WINDOW) {
+		d->pcs[d->pc_head] = pc;
+		d->pc_head = (d->pc_head + 1) % TK_LOOP_PC_WINDOW;
+	} else {
+		d->pcs[(d->pc_head + d->npcs++) % TK_LOOP_PC_WINDOW] = pc;
+	}
+	return TK_LOOP_GO_ON;
 }
 
-int tk_loopdet_result(tk_loopdet *d, tk_loop *loop)
+int tk_loopdet_line(tk_loopdet *d, const tk_event *ev, size_t n)
 {
-	memset(loop, 0, sizeof *loop);
-	loop->lines = d->n;
-	d->since_check = 0;
-	recheck(d);
-	const struct tracked *best = NULL;
-	for (unsigned k = 0; k < d->nt; k++)
-		if (!best || d->t[k].p < best->p)
-			best = &d->t[k];
-	if (!best)
-		return 0;
-	loop->period = best->p;
-	loop->start = best->start;
-	loop->start_offset = best->start_off;
-	loop->start_exact = best->exact;
-	loop->first = best->first;
-	loop->cut = best->cut;
-	loop->cut_offset = best->cut_off;
-	return 1;
+	int stop = TK_LOOP_GO_ON;
+	for (size_t i = 0; i < n; i++) {
+		int r = TK_LOOP_GO_ON;
+		text_key k;
+		switch (ev[i].kind) {
+		case TK_EV_INSN:
+			/* Looked up before it enters the window. */
+			r = add_pc(d, ev[i].u.insn.pc);
+			d->ntexts = d->text_head = 0;
+			break;
+		case TK_EV_REG:
+			if (reg_changes(d, &ev[i].u.reg))
+				d->npcs = d->pc_head = 0;
+			d->ntexts = d->text_head = 0;
+			break;
+		default:
+			if (text_key_of(&ev[i], &k))
+				r = add_text(d, &k);
+			break;
+		}
+		if (r && !stop)
+			stop = r;
+	}
+	return stop;
 }

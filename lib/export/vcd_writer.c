@@ -22,8 +22,15 @@ struct var {
 	uint32_t nbytes;
 	uint32_t width;		/* bits: 1 or 8 * nbytes */
 	bool dirty;
+	bool is_string;		/* a GTKWave string: text in strs[off] */
 	uint8_t idlen;
 	char id[6];
+};
+
+/* The value of a string variable: current and last written. */
+struct str {
+	char *cur, *out;
+	size_t cur_len, out_len, cur_cap, out_cap;
 };
 
 struct tk_vcd {
@@ -40,6 +47,8 @@ struct tk_vcd {
 	uint32_t nbytes, bytes_cap;
 	uint32_t *dirty;	/* indices of dirty variables */
 	uint32_t ndirty;
+	struct str *strs;	/* string variables' values */
+	uint32_t nstrs, strs_cap;
 
 	bool began;
 	bool time_written;	/* "#now" already written */
@@ -143,6 +152,11 @@ void tk_vcd_free(tk_vcd *w)
 	free(w->out_val);
 	free(w->out_st);
 	free(w->dirty);
+	for (uint32_t i = 0; i < w->nstrs; i++) {
+		free(w->strs[i].cur);
+		free(w->strs[i].out);
+	}
+	free(w->strs);
 	free(w->buf);
 	free(w);
 }
@@ -248,6 +262,7 @@ static bool valid_type(const char *t)
 		"event", "integer", "parameter", "real", "realtime", "reg", "supply0",
 		"supply1", "time", "tri", "triand", "trior", "trireg", "tri0", "tri1",
 		"wand", "wire", "wor",
+		"bit",	/* SystemVerilog's, which GTKWave reads */
 	};
 	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
 		if (!strcmp(t, types[i]))
@@ -334,8 +349,8 @@ int tk_vcd_add_var(tk_vcd *w, const char *type, unsigned width, const char *name
 	memset(w->out_st + v->off, TK_VCD_X, nbytes);
 
 	char line[300];
-	if (width == 1)
-		snprintf(line, sizeof line, "$var %s 1 %s %s $end\n", type, v->id, name);
+	if (width == 1 || !strcmp(type, "integer"))
+		snprintf(line, sizeof line, "$var %s %u %s %s $end\n", type, width, v->id, name);
 	else
 		snprintf(line, sizeof line, "$var %s %u %s %s [%u:0] $end\n", type, width, v->id,
 			 name, width - 1);
@@ -344,6 +359,41 @@ int tk_vcd_add_var(tk_vcd *w, const char *type, unsigned width, const char *name
 		return rc;
 	w->nbytes = need;
 	*out = w->nvars++;
+	return 0;
+}
+
+int tk_vcd_add_string(tk_vcd *w, const char *name, tk_vcd_var *out)
+{
+	if (w->began || !valid_identifier(name) || strlen(name) > 200 ||
+	    w->nvars >= NID * NID * NID)
+		return TK_ERR_INVAL;
+	/* A string takes no value bytes: declare a 1-bit var, then turn it. */
+	uint32_t cap = w->strs_cap;
+	if (grow((void **)&w->strs, &cap, w->nstrs + 1, sizeof *w->strs))
+		return TK_ERR_NOMEM;
+	w->strs_cap = cap;
+	tk_vcd_var v;
+	int rc = tk_vcd_add_var(w, "wire", 1, name, &v);
+	if (rc < 0)
+		return rc;
+	/* Replace the declaration line just added. */
+	struct var *sv = &w->vars[v];
+	size_t n = strlen(w->decl);
+	while (n > 0 && w->decl[n - 1] == '\n')
+		n--;
+	while (n > 0 && w->decl[n - 1] != '\n')
+		n--;
+	w->decl_len = n;
+	w->decl[n] = 0;
+	char line[300];
+	snprintf(line, sizeof line, "$var string 1 %s %s $end\n", sv->id, name);
+	rc = decl_add(w, line);
+	if (rc < 0)
+		return rc;
+	sv->is_string = true;
+	sv->off = w->nstrs;
+	memset(&w->strs[w->nstrs++], 0, sizeof w->strs[0]);
+	*out = v;
 	return 0;
 }
 
@@ -367,8 +417,76 @@ static void put_section(tk_vcd *w, const char *cmd, const char *text)
 
 /* ---- values --------------------------------------------------------------- */
 
+static int str_copy(char **dst, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	if (n + 1 > *cap) {
+		size_t c = *cap ? *cap : 32;
+		while (c < n + 1)
+			c *= 2;
+		char *d = realloc(*dst, c);
+		if (!d)
+			return TK_ERR_NOMEM;
+		*dst = d;
+		*cap = c;
+	}
+	if (n)
+		memcpy(*dst, s, n);
+	(*dst)[n] = 0;
+	*len = n;
+	return 0;
+}
+
+
+/* A string value, "s" then the text with every byte that is not a
+ * printable non-blank ASCII character escaped C-style (octal for the
+ * others), as GTKWave reads it and Arm's tarmac-vcd writes it: the value
+ * is one word. */
+static void write_string(tk_vcd *w, const struct var *v)
+{
+	const struct str *st = &w->strs[v->off];
+	put(w, "s", 1);
+	for (size_t i = 0; i < st->cur_len; i++) {
+		unsigned char c = (unsigned char)st->cur[i];
+		char esc[5];
+		const char *e = NULL;
+		switch (c) {
+		case '\a': e = "\\a"; break;
+		case '\b': e = "\\b"; break;
+		case '\f': e = "\\f"; break;
+		case '\n': e = "\\n"; break;
+		case '\r': e = "\\r"; break;
+		case '\t': e = "\\t"; break;
+		case '\v': e = "\\v"; break;
+		case '\'': e = "\\'"; break;
+		case '"': e = "\\\""; break;
+		case '\\': e = "\\\\"; break;
+		case '?': e = "\\?"; break;
+		default:
+			if (c > ' ' && c <= '~') {
+				esc[0] = (char)c;
+				esc[1] = 0;
+			} else {
+				esc[0] = '\\';
+				esc[1] = (char)('0' + (c >> 6));
+				esc[2] = (char)('0' + ((c >> 3) & 7));
+				esc[3] = (char)('0' + (c & 7));
+				esc[4] = 0;
+			}
+			e = esc;
+		}
+		put(w, e, strlen(e));
+	}
+	put(w, " ", 1);
+	put(w, v->id, v->idlen);
+	put(w, "\n", 1);
+}
+
 static void write_value(tk_vcd *w, const struct var *v)
 {
+	if (v->is_string) {
+		write_string(w, v);
+		return;
+	}
 	const uint8_t *val = w->cur_val + v->off, *st = w->cur_st + v->off;
 	char *p = reserve(w, (size_t)v->width + v->idlen + 4);
 	char *start = p;
@@ -442,8 +560,14 @@ int tk_vcd_begin(tk_vcd *w)
 	free(w->decl);
 	w->decl = NULL;
 	puts_(w, "$enddefinitions $end\n#0\n$dumpvars\n");
-	for (uint32_t i = 0; i < w->nvars; i++)
+	for (uint32_t i = 0; i < w->nvars; i++) {
 		write_value(w, &w->vars[i]);
+		if (w->vars[i].is_string) {
+			struct str *st = &w->strs[w->vars[i].off];
+			if (str_copy(&st->out, &st->out_len, &st->out_cap, "", 0) < 0)
+				w->err = TK_ERR_NOMEM;
+		}
+	}
 	puts_(w, "$end\n");
 	w->began = true;
 	w->time_written = true;
@@ -463,7 +587,7 @@ static inline void mark(tk_vcd *w, tk_vcd_var idx)
 void tk_vcd_set_bytes(tk_vcd *w, tk_vcd_var idx, unsigned offset, const uint8_t *val,
 		      const uint8_t *state, unsigned n)
 {
-	if (idx >= w->nvars)
+	if (idx >= w->nvars || w->vars[idx].is_string)
 		return;
 	struct var *v = &w->vars[idx];
 	if (offset >= v->nbytes)
@@ -483,7 +607,7 @@ void tk_vcd_set_bytes(tk_vcd *w, tk_vcd_var idx, unsigned offset, const uint8_t 
 
 void tk_vcd_set_u64(tk_vcd *w, tk_vcd_var idx, uint64_t value)
 {
-	if (idx >= w->nvars)
+	if (idx >= w->nvars || w->vars[idx].is_string)
 		return;
 	struct var *v = &w->vars[idx];
 	uint8_t *cv = w->cur_val + v->off;
@@ -500,7 +624,7 @@ void tk_vcd_set_u64(tk_vcd *w, tk_vcd_var idx, uint64_t value)
 
 void tk_vcd_set_all(tk_vcd *w, tk_vcd_var idx, enum tk_vcd_state state)
 {
-	if (idx >= w->nvars)
+	if (idx >= w->nvars || w->vars[idx].is_string)
 		return;
 	struct var *v = &w->vars[idx];
 	memset(w->cur_val + v->off, 0, v->nbytes);
@@ -510,7 +634,7 @@ void tk_vcd_set_all(tk_vcd *w, tk_vcd_var idx, enum tk_vcd_state state)
 
 void tk_vcd_set_text(tk_vcd *w, tk_vcd_var idx, const char *s, size_t n)
 {
-	if (idx >= w->nvars)
+	if (idx >= w->nvars || w->vars[idx].is_string)
 		return;
 	struct var *v = &w->vars[idx];
 	if (v->width == 1)
@@ -525,12 +649,41 @@ void tk_vcd_set_text(tk_vcd *w, tk_vcd_var idx, const char *s, size_t n)
 	mark(w, idx);
 }
 
+void tk_vcd_set_string(tk_vcd *w, tk_vcd_var idx, const char *s, size_t n)
+{
+	if (idx >= w->nvars || !w->vars[idx].is_string)
+		return;
+	struct str *st = &w->strs[w->vars[idx].off];
+	if (str_copy(&st->cur, &st->cur_len, &st->cur_cap, s, n) < 0) {
+		w->err = TK_ERR_NOMEM;
+		return;
+	}
+	mark(w, idx);
+}
+
 /* Write the changed variables among the dirty ones. */
 static void flush_changes(tk_vcd *w)
 {
 	for (uint32_t k = 0; k < w->ndirty; k++) {
 		struct var *v = &w->vars[w->dirty[k]];
 		v->dirty = false;
+		if (v->is_string) {
+			struct str *st = &w->strs[v->off];
+			if (st->out && st->out_len == st->cur_len &&
+			    !memcmp(st->out, st->cur ? st->cur : "", st->cur_len))
+				continue;
+			if (!w->time_written) {
+				put(w, "#", 1);
+				put_u64(w, w->now);
+				put(w, "\n", 1);
+				w->time_written = true;
+			}
+			write_value(w, v);
+			if (str_copy(&st->out, &st->out_len, &st->out_cap, st->cur ? st->cur : "",
+				     st->cur_len) < 0)
+				w->err = TK_ERR_NOMEM;
+			continue;
+		}
 		uint8_t *cv = w->cur_val + v->off, *cs = w->cur_st + v->off;
 		uint8_t *ov = w->out_val + v->off, *os = w->out_st + v->off;
 		if (!memcmp(cv, ov, v->nbytes) && !memcmp(cs, os, v->nbytes))

@@ -161,15 +161,16 @@ static int build(const char *trace_path, const char *index_path, const tk_index_
 	if (err)
 		return err;
 	tk_ixw *w;
-	bool anon;
-	err = tk_ixw_create(index_path, true, &w, &anon);
+	bool anon = o->in_memory;
+	err = o->in_memory ? tk_ixw_create_memory(index_path, &w)
+			   : tk_ixw_create(index_path, true, &w, &anon);
 	if (err) {
 		say(o, TK_INDEX_LOG_DECISION, "cannot create index %s: %s", index_path,
 		    strerror(errno));
 		tk_source_free(src);
 		return err;
 	}
-	if (anon)
+	if (anon && !o->in_memory)
 		say(o, TK_INDEX_LOG_DECISION,
 		    "cannot write in the directory of %s: using a temporary index for this run",
 		    index_path);
@@ -216,6 +217,10 @@ int tk_index_open(const char *trace_path, const tk_index_opts *opts, tk_index **
 	tk_index *idx = NULL;
 	source_key key = {0};
 	char why_buf[256];
+	if (opts->in_memory) {
+		say(opts, TK_INDEX_LOG_DECISION, "building the index in memory: --memory-index given");
+		goto rebuild;
+	}
 	if (opts->mode == TK_INDEX_FORCE) {
 		say(opts, TK_INDEX_LOG_DECISION, "building index %s: --force-index given", path);
 		goto rebuild;

@@ -77,6 +77,70 @@ static int open_unnamed(const char *final_path)
 #endif
 }
 
+/* An anonymous file: in memory (memfd) when memory is set and the system
+ * can, else created in $TMPDIR and unlinked at once.  0, or -1 (errno). */
+static int open_anonymous_in(tk_ixw *w, bool memory)
+{
+#ifdef MFD_CLOEXEC
+	if (memory) {
+		w->fd = memfd_create("tracekit-index", MFD_CLOEXEC);
+		if (w->fd >= 0)
+			return 0;
+	}
+#else
+	(void)memory;
+#endif
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	char *tmp = malloc(strlen(dir) + 32);
+	if (!tmp) {
+		errno = ENOMEM;
+		return -1;
+	}
+	strcpy(tmp, dir);
+	strcat(tmp, "/tracekit-index.XXXXXX");
+	w->fd = mkstemp(tmp);
+	if (w->fd < 0) {
+		int e = errno;
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	unlink(tmp);
+	free(tmp);
+	return 0;
+}
+
+static int open_anonymous(tk_ixw *w)
+{
+	return open_anonymous_in(w, false);
+}
+
+int tk_ixw_create_memory(const char *final_path, tk_ixw **out)
+{
+	tk_ixw *w = calloc(1, sizeof *w);
+	if (!w)
+		return TK_ERR_NOMEM;
+	w->fd = -1;
+	w->buf = malloc(OBUF_SIZE);
+	w->final_path = dup_str(final_path);
+	if (!w->buf || !w->final_path) {
+		tk_ixw_abort(w);
+		return TK_ERR_NOMEM;
+	}
+	if (open_anonymous_in(w, true) != 0) {
+		int e = errno;
+		tk_ixw_abort(w);
+		errno = e;
+		return TK_ERR_OPEN;
+	}
+	memset(w->buf, 0, TK_IDX_HEADER_SIZE);
+	w->len = TK_IDX_HEADER_SIZE;
+	*out = w;
+	return 0;
+}
+
 int tk_ixw_create(const char *final_path, bool anon_ok, tk_ixw **out, bool *anon)
 {
 	*anon = false;
@@ -115,27 +179,14 @@ int tk_ixw_create(const char *final_path, bool anon_ok, tk_ixw **out, bool *anon
 		}
 		/* The index's directory is read-only: index into an anonymous
 		 * file for this run only. */
-		const char *dir = getenv("TMPDIR");
-		if (!dir || !*dir)
-			dir = "/tmp";
 		free(w->tmp_path);
-		w->tmp_path = malloc(strlen(dir) + 32);
-		if (!w->tmp_path)
-			goto nomem;
-		strcpy(w->tmp_path, dir);
-		strcat(w->tmp_path, "/tracekit-index.XXXXXX");
-		w->fd = mkstemp(w->tmp_path);
-		if (w->fd < 0) {
+		w->tmp_path = NULL;
+		if (open_anonymous(w) != 0) {
 			e = errno;
-			free(w->tmp_path);
-			w->tmp_path = NULL;
 			tk_ixw_abort(w);
 			errno = e;
 			return TK_ERR_OPEN;
 		}
-		unlink(w->tmp_path);
-		free(w->tmp_path);
-		w->tmp_path = NULL;
 		*anon = true;
 	}
 	/* The header is written last: zeros (an invalid magic) until then. */

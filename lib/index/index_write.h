@@ -24,6 +24,12 @@ typedef struct tk_ixw tk_ixw;
  */
 int tk_ixw_create(const char *final_path, bool anon_ok, tk_ixw **out, bool *anon);
 
+/* The same, for an index kept for this run only (--memory-index): an
+ * anonymous file in memory (memfd), or else in $TMPDIR, unlinked; no file
+ * is written.  tk_ixw_finish hands back its descriptor.  Errors:
+ * TK_ERR_OPEN (errno set), TK_ERR_NOMEM. */
+int tk_ixw_create_memory(const char *final_path, tk_ixw **out);
+
 /* The temporary file's name ("" when anonymous). */
 const char *tk_ixw_tmp_path(const tk_ixw *w);
 

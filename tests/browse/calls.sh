@@ -13,7 +13,7 @@ wait_for '^#0 +_start \(top level of the trace, from line 157\)'
 keys l
 type_text 1490
 keys Enter
-wait_for 'time 691  691/2044'
+wait_for 'Time: 691  .*Pos: 691/2044'
 wait_for '^ Call stack \(5 active\)'
 wait_for '^#0 +quicksort  called from line 1470 \(pc 0x8078, time 685\)'
 wait_for '^#3 +quicksort  called from line 858 \(pc 0x8078, time 366\)'
@@ -23,7 +23,7 @@ wait_for '^#5 +_start'
 # Select #1 and go to its call site: just before the BL of line 1409.
 keys Tab Tab
 keys Down Enter
-wait_for 'line 1407  time 654  654/2044'
+wait_for 'Line: 1407  Time: 654  .*Pos: 654/2044'
 wait_for '^ Call stack \(3 active\)'
 m=$(marker_row)
 sed -n "$((m + 2))p" "$SCREEN_FILE" | grep -q '^655 clk IT (655) 00008078 97fffff0' ||

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh" diffreset
 start 120 40 "$TK_TRACES/quicksort.tarmac"
 goto_line 175
-wait_for 'line 175  time 9  9/2044'
+wait_for 'Line: 175  Time: 9  .*Pos: 9/2044'
 keys m
 type_text sp
 keys Enter

@@ -9,7 +9,7 @@ start 130 40 "$TK_TRACES/calculator-aarch64-es-ld-st-style.tarmac"
 # Line 36: LDRB w8,[x0] reads the string byte at 0x200167 (the MSB of the
 # third word of the LD line); nothing in the trace wrote it.
 goto_line 36
-wait_for 'line 36  time 0  15/'
+wait_for 'Line: 36  Time: 0  .*Pos: 15/'
 keys a
 wait_attr 'LD 0000000000200160' '43m'
 keys Enter
@@ -18,7 +18,7 @@ wait_for '^no earlier write to memory at 0x200167 in the trace'
 # bytes (0xffb70..0xffb77) were never written before; the second's
 # (0xffb68..0xffb6f) neither.  Its x8 register line goes to MOV w8,w1.
 goto_line 33
-wait_for 'line 33  time 0  14/'
+wait_for 'Line: 33  Time: 0  .*Pos: 14/'
 keys a
 wait_attr 'ST 00000000000ffb70' '43m'
 keys Enter

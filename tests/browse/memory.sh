@@ -22,7 +22,7 @@ wait_for '^00008110  6f 70 71 72 72 73 74 74 75 75 76 77 78 79 7a \?\?  opqrrstt
 # Registers in expressions: at line 175, x19 = 0x80fc.  Before sorting,
 # the array holds its initial contents (revealed by the reads).
 goto_line 175
-wait_for "line 175  "
+wait_for "Line: 175  "
 keys m
 type_text '(x19 + 4) - 0x10 + 4*4'
 keys Enter
@@ -55,7 +55,7 @@ wait_for 'no changed address before the cursor'
 # 4: the previous write to the aligned word 0x80fc..0x80ff, before the
 # position (time 2027) - the last swap touching it.
 keys 4
-wait_for 'time [0-9]+  [0-9]+/2044'
+wait_for 'Time: [0-9]+  .*Pos: [0-9]+/2044'
 p=$(status_pos)
 [ "$p" -lt 2027 ] && [ "$p" -gt 9 ] || fail "4 went to position $p"
 m=$(marker_row)
@@ -63,7 +63,7 @@ sed -n "1,$((m))p" "$SCREEN_FILE" | tail -6 | grep -Eq 'MW1 000080f[c-f]' || fai
 
 # 1 (same as Return): the byte 0x80fc only; 8: the aligned 0x80f8..0x80ff.
 keys 1
-wait_for 'time [0-9]+  [0-9]+/2044'
+wait_for 'Time: [0-9]+  .*Pos: [0-9]+/2044'
 keys d
 wait_for 'Compare with line:'
 type_text 175

@@ -6,7 +6,7 @@
 # ends), empty input; a leading zero is decimal, not octal.
 . "$(dirname "$0")/lib.sh" numbers
 start 120 30 "$TK_TRACES/quicksort.tarmac"
-wait_for 'time 1  1/2044'
+wait_for 'Time: 1  .*Pos: 1/2044'
 ask() {	# ask KEY TEXT MESSAGE-REGEX
 	keys "$1"
 	wait_for '^Go to (line|time):'
@@ -21,10 +21,10 @@ ask l 99999999999999999999999 "^number too large: '99999999999999999999999'"
 ask l '' '^no line number given'
 ask t 99999 '^no instruction at or after time 99999 \(the trace ends at time 2044\)'
 ask t -1 "^time numbers cannot be negative"
-wait_for 'time 1  1/2044'
+wait_for 'Time: 1  .*Pos: 1/2044'
 # 0175 is line 175 (octal would be line 125).
-ask l 0175 'line 175  time 9  9/2044'
-ask l 0xaf 'line 175  time 9  9/2044'
+ask l 0175 'Line: 175  Time: 9  .*Pos: 9/2044'
+ask l 0xaf 'Line: 175  Time: 9  .*Pos: 9/2044'
 keys q
 wait_for '\[exited\] 0'
 pass

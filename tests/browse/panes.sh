@@ -48,7 +48,7 @@ wait_for 'locked: line 175, time 9\]'
 wait_for 'x30 +0000000000008024'
 keys Tab
 keys Home
-wait_for 'time 1  1/2044'
+wait_for 'Time: 1  .*Pos: 1/2044'
 wait_for 'x30 +0000000000008024'
 # Ctrl-L unlocks: the pane follows the position again.
 keys Tab C-l

@@ -29,7 +29,7 @@ wait_pc_attr() {
 # AArch32: line 95 is the BL at 0x20158 (sequential after 0x20154).
 start 120 40 "$TK_TRACES/calculator-aarch32-fastmodel.tarmac"
 goto_line 95
-wait_for 'line 95  time 3  3/5104'
+wait_for 'Line: 95  Time: 3  .*Pos: 3/5104'
 wait_for 'sp   00100000  lr   0002015c  pc   00020158'
 wait_pc_attr 00020158 no
 # Down: the PUSH at 0x204f0, reached by the BL: highlighted.
@@ -57,7 +57,7 @@ new_server
 # 177) and again recursively from 0x8078 at line 858 (line 860).
 start 120 40 --image="$TK_TRACES/quicksort.elf" "$TK_TRACES/quicksort.tarmac"
 goto_line 860
-wait_for 'line 860  time 367  367/2044'
+wait_for 'Line: 860  Time: 367  .*Pos: 367/2044'
 wait_for 'sp   [0-9a-f]{16}  pc   0000000000008038  cpsr '
 wait_pc_attr 0000000000008038 yes
 # The pc row is cell 32 (x0-x30, sp, pc): 6 rows down, 2 right.
@@ -67,15 +67,16 @@ keys Right Right
 keys a
 wait_for 'pc = 0x8038 = quicksort$'
 keys Enter
-wait_for 'line 177  time 10  10/2044'
+wait_for 'Line: 177  Time: 10  .*Pos: 10/2044'
 wait_for 'pc 0x8038: previous visit'
 wait_for 'pc   0000000000008038'
 keys Enter
 wait_for 'pc 0x8038: no earlier visit of this address'
-# n in the trace pane repeats the search forwards: back to line 860.
+# n in the trace pane goes to the next visit of the pc above the marker
+# (0x8038): back to line 860.
 keys Tab
 keys n
-wait_for 'line 860  time 367  367/2044'
+wait_for 'Line: 860  Time: 367  .*Pos: 367/2044'
 # The help of the register pane explains the row.
 keys Tab F1
 wait_for "The core pane's pc is the address of the last instruction executed"

@@ -4,7 +4,7 @@
 # whole input, Backspace a character; Escape and Ctrl-G cancel.
 . "$(dirname "$0")/lib.sh" prompt
 start 100 30 "$TK_TRACES/quicksort.tarmac"
-wait_for 'time 1  1/2044'
+wait_for 'Time: 1  .*Pos: 1/2044'
 
 keys l
 wait_for '^Go to line: *$'
@@ -21,7 +21,7 @@ type_text '1755'
 keys BSpace
 wait_for '^Go to line: 175$'
 keys Enter
-wait_for 'line 175  time 9  9/2044'
+wait_for 'Line: 175  Time: 9  .*Pos: 9/2044'
 
 # Escape cancels: the position stays.
 keys t
@@ -29,7 +29,7 @@ wait_for '^Go to time:'
 type_text 2000
 keys Escape
 wait_for '^cancelled'
-wait_for 'line 175  time 9  9/2044'
+wait_for 'Line: 175  Time: 9  .*Pos: 9/2044'
 # So does Ctrl-G, also for the memory prompt (no pane opens).
 keys m
 wait_for '^Memory address:'
@@ -42,7 +42,7 @@ keys l
 type_text abc
 keys Enter
 wait_for "not a number: 'abc'"
-wait_for 'line 175  time 9  9/2044'
+wait_for 'Line: 175  Time: 9  .*Pos: 9/2044'
 keys q
 wait_for '\[exited\] 0'
 pass

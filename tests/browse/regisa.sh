@@ -14,7 +14,7 @@ mem_expr() {
 
 start 120 40 "$TK_TRACES/calculator-aarch32-fastmodel.tarmac"
 goto_line 91		# MOV r0,#0x100000
-wait_for 'line 91  time 1  1/5104'
+wait_for 'Line: 91  Time: 1  .*Pos: 1/5104'
 mem_expr x0
 wait_for 'x0 does not exist in AArch32 \(the instruction set here\): use r0-r12, sp, lr, pc'
 expect_no 'not known at this position'
@@ -31,7 +31,7 @@ new_server
 
 start 120 40 "$TK_TRACES/quicksort.tarmac"
 goto_line 175		# BL quicksort: x30 = 0x8024
-wait_for 'line 175  time 9  9/2044'
+wait_for 'Line: 175  Time: 9  .*Pos: 9/2044'
 mem_expr r0
 wait_for 'r0 does not exist in AArch64 \(the instruction set here\): use x0-x30, w0-w30, sp, lr, pc'
 mem_expr lr

@@ -22,7 +22,7 @@ wait_for '^ Trace: '
 
 # Grow: every pane fits again.
 tmux -L "$SOCK" resize-window -t main -x 200 -y 60
-wait_for 'line 161  time 3  3/2044'
+wait_for 'Line: 161  Time: 3  .*Pos: 3/2044'
 wait_for '^ Memory: sp'
 wait_for '^ Single-precision FP registers'
 wait_for '^ NEON vector registers'
@@ -48,7 +48,7 @@ tmux -L "$SOCK" capture-pane -e -p -t main > "$WORK/esc.txt"
 grep -aq $'\e\\[[0-9;]*3[0-7]m' "$WORK/esc.txt" && fail "colours on a monochrome terminal"
 grep -a ' Trace: ' "$WORK/esc.txt" | grep -aq $'\e\\[[0-9;]*7m' || fail "no reverse-video status line"
 keys Down
-wait_for 'time 2  2/2044'
+wait_for 'Time: 2  .*Pos: 2/2044'
 keys q
 wait_for '\[exited\] 0'
 pass

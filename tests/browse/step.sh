@@ -5,14 +5,14 @@
 . "$(dirname "$0")/lib.sh" step
 start 120 40 "$TK_TRACES/quicksort.tarmac"
 wait_for 'Core registers \(AArch64\)'
-wait_for 'line 157  time 1  1/2044'	# after the first instruction
+wait_for 'Line: 157  Time: 1  .*Pos: 1/2044'	# after the first instruction
 
 # l: line 175 is "BL {pc}+0x18" at time 9; x0, x1 and x30 are known.
 keys l
 wait_for 'Go to line:'
 type_text 175
 keys Enter
-wait_for 'line 175  time 9  9/2044'
+wait_for 'Line: 175  Time: 9  .*Pos: 9/2044'
 wait_for 'x0 +00000000000080fc'
 wait_for 'x1 +0000000000000023'
 wait_for 'x30 +0000000000008024'
@@ -24,7 +24,7 @@ sed -n "$((m + 2))p" "$SCREEN_FILE" | grep -q '00008038 a9be57fe' || fail "calle
 
 # Down steps over one instruction and its updates: STP x30,x21,[sp,#-0x20]!
 keys Down
-wait_for 'line 177  time 10  10/2044'
+wait_for 'Line: 177  Time: 10  .*Pos: 10/2044'
 wait_for 'sp +00000000000fffd0'
 # ... and the changed sp is highlighted (blue), unchanged x0 is not.
 wait_attr 'sp ' '44m00000000000fffd0'
@@ -33,7 +33,7 @@ m2=$(marker_row)
 [ "$m2" -gt "$m" ] || fail "marker did not move down ($m -> $m2)"
 
 keys Up Up
-wait_for 'line 173  time 8  8/2044'
+wait_for 'Line: 173  Time: 8  .*Pos: 8/2044'
 wait_for 'x0 +00000000000080fc'
 wait_for 'x30 +000000000000800c'
 
@@ -42,21 +42,21 @@ keys t
 wait_for 'Go to time:'
 type_text 2036
 keys Enter
-wait_for 'line 4304  time 2036  2036/2044'
+wait_for 'Line: 4304  Time: 2036  .*Pos: 2036/2044'
 
 # End / Home.
 keys End
-wait_for 'time 2044  2044/2044'
+wait_for 'Time: 2044  .*Pos: 2044/2044'
 wait_for 'x0 +0000000000000018'
 wait_for 'HLT'
 keys Home
-wait_for 'line 157  time 1  1/2044'
+wait_for 'Line: 157  Time: 1  .*Pos: 1/2044'
 
 # PgDn moves about a screenful of lines forwards; PgUp comes back.
 keys l
 type_text 1000
 keys Enter
-wait_for 'line 1000  time [0-9]+  '
+wait_for 'Line: 1000  Time: [0-9]+  '
 p0=$(status_pos)
 keys NPage
 p1=$(wait_pos_change "$p0")

@@ -9,7 +9,7 @@ wait_for 'BL +\{pc\}\+4 ; c_entry$'
 keys l
 type_text 175
 keys Enter
-wait_for 'line 175  time 9  9/2044'
+wait_for 'Line: 175  Time: 9  .*Pos: 9/2044'
 wait_for 'BL +\{pc\}\+0x18 ; quicksort$'
 wait_for 'B\.CS +\{pc\}\+0x10 ; quicksort\+0x1c$'
 wait_for 'ADRP +x19,\{pc\} ; 0x8010$'		# not a branch: unchanged

@@ -108,26 +108,40 @@ case_quicksort() {
 }
 
 case_callinfo() {
-	# 27 calls to quicksort; the first enters at line 177 ("10 clk IT (10)
-	# 00008038 ..."), byte 6251 of the file; the second at line 860.
+	# Arm's format: for a symbol, "Symbol 'NAME' at 0xADDR (SIZE bytes)
+	# called from :" (quicksort is 144 bytes at 0x8038 in the ELF's symbol
+	# table), then " - time: T (line:L, pos:P)" per call, with a leading
+	# space.  27 calls to quicksort; the first enters at line 177 ("10 clk
+	# IT (10) 00008038 ..."), byte 6251 of the file; the second at line 860.
 	img="--image $traces/quicksort.elf"
 	out=$("$bin" callinfo $img "$traces/quicksort.tarmac" quicksort)
-	same callinfo.count "$(echo "$out" | grep -c '^- time: ')" 27
-	same callinfo.head "$(echo "$out" | head -3)" "Calls to 0x8038 (quicksort): 27
-- time: 10 (line:177, pos:6251)
-- time: 367 (line:860, pos:40670)"
+	same callinfo.count "$(echo "$out" | grep -c '^ - time: ')" 27
+	same callinfo.head "$(echo "$out" | head -3)" "Symbol 'quicksort' at 0x8038 (144 bytes) called from :
+ - time: 10 (line:177, pos:6251)
+ - time: 367 (line:860, pos:40670)"
 	same callinfo.pos "$(tail -c +6252 "$traces/quicksort.tarmac" | head -1 | cut -c1-31)" \
 		"10 clk IT (10) 00008038 a9be57f"
-	# hex, decimal and the symbol name are the same function
-	same callinfo.hex "$("$bin" callinfo "$traces/quicksort.tarmac" 0x8038 | tail -n +2)" \
+	# hex, decimal and the symbol name are the same function; an address
+	# gets no header line (and its Thumb bit, bit 0, is ignored)
+	same callinfo.hex "$("$bin" callinfo "$traces/quicksort.tarmac" 0x8038)" \
 		"$(echo "$out" | tail -n +2)"
-	same callinfo.decimal "$("$bin" callinfo "$traces/quicksort.tarmac" 32824 | tail -n +2)" \
+	same callinfo.decimal "$("$bin" callinfo "$traces/quicksort.tarmac" 32824)" \
 		"$(echo "$out" | tail -n +2)"
-	# several functions, in the order given; sys_exit is never called
-	out=$("$bin" callinfo $img "$traces/quicksort.tarmac" sys_write0 sys_exit)
-	same callinfo.multi "$out" "Calls to 0x80ec (sys_write0): 1
-- time: 2030 (line:4290, pos:216439)
-Calls to 0x80c8 (sys_exit): 0"
+	same callinfo.thumbbit "$("$bin" callinfo "$traces/quicksort.tarmac" 0x8039)" \
+		"$(echo "$out" | tail -n +2)"
+	# several functions, in the order given; sys_exit (36 bytes) is never
+	# called; _start (12 bytes) is the whole trace's activation, entered at
+	# line 157 ("1 clk IT (1) 00008000", byte 5305): called once, as Arm's
+	# tool lists it.
+	out=$("$bin" callinfo $img "$traces/quicksort.tarmac" sys_write0 sys_exit _start 0x8000)
+	same callinfo.multi "$out" "Symbol 'sys_write0' at 0x80ec (16 bytes) called from :
+ - time: 2030 (line:4290, pos:216439)
+Symbol 'sys_exit' at 0x80c8 (36 bytes) called from :
+Symbol '_start' at 0x8000 (12 bytes) called from :
+ - time: 1 (line:157, pos:5305)
+ - time: 1 (line:157, pos:5305)"
+	same callinfo.start.pos "$(tail -c +5306 "$traces/quicksort.tarmac" | head -1 | cut -c1-21)" \
+		"1 clk IT (1) 00008000"
 	# errors: symbol without --image, unknown symbol
 	"$bin" callinfo "$traces/quicksort.tarmac" quicksort > /dev/null 2> "$work/err.$$"
 	same callinfo.noimage.status $? 2
@@ -139,14 +153,17 @@ Calls to 0x80c8 (sys_exit): 0"
 }
 
 case_profile() {
-	# quicksort: the root (_start, 0x8000) spans t:1..2044; quicksort's 27
-	# activations add up to 5509 (recursion counted again); sys_write0 runs
-	# from t:2030 to t:2033.
+	# Time = exit - entry + 1 per activation (both ends count, as in Arm's
+	# tarmac-profile).  quicksort: the root (_start, 0x8000) spans t:1..2044,
+	# 2044; quicksort's 27 activations span 5509 time units from entry to
+	# exit (recursion counted again; the sum of the calltree's o-line
+	# differences), plus 1 each: 5536; sys_write0 runs from t:2030 to
+	# t:2033: 4.
 	golden profile.quicksort "$here/quicksort.profile" \
 		"$bin" profile --image "$traces/quicksort.elf" "$traces/quicksort.tarmac"
 	# Without --image the name column is empty and the line ends after Time.
 	out=$("$bin" profile "$traces/quicksort.tarmac" | sed -n 2p)
-	same profile.noname "$out" "0x8000      1           2043"
+	same profile.noname "$out" "0x8000      1           2044"
 	# The calculator: the three traces (AArch64 and AArch32 Fast Model, and
 	# the AArch64 ES/LD/ST style) run the same program, so every function
 	# has the same call count.  The A64 trace has 160 BL and 158 RET: c_entry
@@ -161,9 +178,10 @@ case_profile() {
 	out=$("$bin" profile "$calls/calltest32.tarmac" | head -1)
 	same profile.header "$out" "Address     Count       Time        Function name"
 	# calltest32: leaf_bx_lr 0x20118 is entered 6 times (by BL x3 and the
-	# 3 stunt calls), 3 us each (entry to BX lr: 3 instructions of 1 us).
+	# 3 stunt calls), 3 us from entry to BX lr each (4 instructions, 1 us =
+	# 1000000 ps apart), + 1 ps each for the last instruction: 18000006.
 	out=$("$bin" profile "$calls/calltest32.tarmac" | grep '^0x20118 ')
-	same profile.leaf "$out" "0x20118     6           18000000"
+	same profile.leaf "$out" "0x20118     6           18000006"
 }
 
 case_flamegraph() {
@@ -285,11 +303,11 @@ o t:1 l:5 pc:0x9000 - t:5 l:17 pc:0x9008 :
 	same multicpu.context1 "$("$bin" calltree --context=1 "$work/multicpu.tarmac")" \
 		"$(printf '%s\n' "$want" | tail -n 3)"
 	same multicpu.profile "$("$bin" profile "$work/multicpu.tarmac")" "Address     Count       Time        Function name
-0x8000      1           5
-0x8100      1           3
-0x814c      1           0
-0x9000      1           4
-0x9100      1           1"
+0x8000      1           6
+0x8100      1           4
+0x814c      1           1
+0x9000      1           5
+0x9100      1           2"
 	"$bin" calltree --context=7 "$work/multicpu.tarmac" >/dev/null 2>"$work/err.$$" &&
 		fail "multicpu: --context=7 accepted"
 	grep -q "no context 7 in the trace" "$work/err.$$" || fail "multicpu: $(cat "$work/err.$$")"
@@ -314,6 +332,30 @@ case_cbnz_entry() {
         o t:7 l:16 pc:0x1000 - t:14 l:32 pc:0x1018 :
           - t:10 l:23 pc:0x1010 - t:13 l:27 pc:0x1014
             o t:11 l:25 pc:0x1000 - t:12 l:26 pc:0x1004 :"
+}
+
+case_offsets() {
+	# tests/calls/data/offsets.tarmac: _start (0x8000) calls, by BL at
+	# 0x8008, an address 8 bytes into c_entry (0x800c in quicksort.elf):
+	# Arm's tools name that activation "c_entry + 0x8", and --no-offsets
+	# leaves the offset out (calltree, profile, flamegraph).
+	img="--image $traces/quicksort.elf"
+	t=$here/data/offsets.tarmac
+	out=$("$bin" calltree $img "$t" | tail -1)
+	same offsets.calltree "$out" "    o t:4 l:7 pc:0x8014 - t:5 l:8 pc:0x8018 : c_entry + 0x8"
+	out=$("$bin" calltree --no-offsets $img "$t" | tail -1)
+	same offsets.calltree.no "$out" "    o t:4 l:7 pc:0x8014 - t:5 l:8 pc:0x8018 : c_entry"
+	out=$("$bin" profile $img "$t" | tail -1)
+	same offsets.profile "$out" "0x8014      1           2           c_entry + 0x8"
+	out=$("$bin" profile --no-offsets $img "$t" | tail -1)
+	same offsets.profile.no "$out" "0x8014      1           2           c_entry"
+	out=$("$bin" flamegraph $img "$t" | tail -1)
+	same offsets.flamegraph "$out" "_start;c_entry + 0x8 1"
+	out=$("$bin" flamegraph --no-offsets $img "$t" | tail -1)
+	same offsets.flamegraph.no "$out" "_start;c_entry 1"
+	# The root starts at _start's first byte: no offset either way.
+	out=$("$bin" calltree $img "$t" | head -1)
+	same offsets.root "$out" "o t:1 l:1 pc:0x8000 - t:6 l:9 pc:0x800c : _start"
 }
 
 case_deep_recursion() {
@@ -343,10 +385,14 @@ case_deep_recursion() {
 		}
 		printf "%d clk IT (%d) 0000000000001004 d503201f O EL1h_s : NOP\n", ++t, t
 	}' > "$work/deep.$$.tarmac"
+	# Times count both ends (exit - entry + 1): the root spans t:1 to
+	# t:200002; the activation at depth d (0-based) spans 4 * (N - d) - 2
+	# steps, so the 50,000 sum to 2 * N * (N + 1) - 2 * N = 5000050000,
+	# plus 1 each: 5000100000.
 	out=$("$bin" profile --no-index "$work/deep.$$.tarmac")
 	same deep.profile "$out" "Address     Count       Time        Function name
-0x1000      1           200001
-0x2000      50000       5000050000"
+0x1000      1           200002
+0x2000      50000       5000100000"
 	rm -f "$work/deep.$$.tarmac"
 }
 
@@ -358,17 +404,21 @@ case_demangle() {
 	img=$traces/calculator-aarch32.elf
 	tr=$traces/calculator-aarch32-fastmodel.tarmac
 	out=$("$bin" profile --no-index --demangle --image="$img" "$tr" | grep -E '^0x(20618|20784) ')
-	same demangle.profile "$out" "0x20618     1           9           Lexer::Lexer(FileReader&)
-0x20784     23          3288        Lexer::next_inner()"
-	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" 'Lexer::next_inner()' | head -n 1)
-	same demangle.callinfo "$out" "Calls to 0x20784 (Lexer::next_inner()): 23"
-	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" _ZN5Lexer10next_innerEv | head -n 1)
-	same demangle.linkage "$out" "Calls to 0x20784 (Lexer::next_inner()): 23"
+	# Times are exit - entry + 1: Lexer::Lexer runs from t:59 to t:68 (10);
+	# the 23 activations of next_inner span 3288 in all, + 23 = 3311.
+	same demangle.profile "$out" "0x20618     1           10          Lexer::Lexer(FileReader&)
+0x20784     23          3311        Lexer::next_inner()"
+	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" 'Lexer::next_inner()')
+	same demangle.callinfo "$(echo "$out" | head -n 1)" "Symbol 'Lexer::next_inner()' at 0x20784 (968 bytes) called from :"
+	same demangle.callinfo.count "$(echo "$out" | grep -c '^ - time:')" 23
+	out=$("$bin" callinfo --no-index --demangle --image="$img" "$tr" _ZN5Lexer10next_innerEv)
+	same demangle.linkage "$(echo "$out" | head -n 1)" "Symbol '_ZN5Lexer10next_innerEv' at 0x20784 (968 bytes) called from :"
+	same demangle.linkage.count "$(echo "$out" | grep -c '^ - time:')" 23
 	out=$("$bin" calltree --no-index --demangle --image="$img" "$tr" | sed -n 5p)
 	same demangle.calltree "$out" "    o t:43 l:179 pc:0x205e8 - t:54 l:203 pc:0x20614 : FileReader::FileReader(unsigned int)"
 	# Without --demangle, the ELF names, as Arm's tools print them.
 	out=$("$bin" profile --no-index --image="$img" "$tr" | grep -E '^0x20784 ')
-	same demangle.off "$out" "0x20784     23          3288        _ZN5Lexer10next_innerEv"
+	same demangle.off "$out" "0x20784     23          3311        _ZN5Lexer10next_innerEv"
 }
 
 case_flamegraph_oom_output() {

@@ -24,6 +24,12 @@
 #   limit N                     --max-insns N: exactly N instructions, exit 0
 #   files ARGS...               semihosting file access, with and without
 #                               --allow-fs
+#   escape                      a program trying to write outside its
+#                               working directory is confined
+#   interrupt                   SIGINT/SIGTERM while recording keep the trace
+#                               so far, valid, at the target
+#   targets                     unusable -o targets and sizes fail before
+#                               the program runs; --max-trace-size
 #   usage                       the recorder's own command line errors
 set -u
 step=$1 tk=$2 src=$3 name=$4 elf=$5
@@ -162,6 +168,105 @@ files)
 		fail "record --allow-fs failed"
 	grep -q 'absolute path: opened' "$name.fs.out" || fail "--allow-fs did not allow $abs"
 	echo "confined without --allow-fs, allowed with it"
+	;;
+escape)
+	# work/ is the program's working directory, outside/ its sibling:
+	# escape-link -> ../outside/created.txt (dangling), dirlink ->
+	# ../outside, victim-link -> ../outside/victim.txt (which exists).
+	base=$name.esc
+	rm -rf "$base" && mkdir -p "$base/work/sub" "$base/outside" || fail "cannot make $base"
+	echo victim > "$base/outside/victim.txt"
+	ln -s ../outside/created.txt "$base/work/escape-link"
+	ln -s ../outside "$base/work/dirlink"
+	ln -s ../outside/victim.txt "$base/work/victim-link"
+	(cd "$base/work" && "$tk" record "$elf" -o ../trace.tarmac) > "$name.out" 2>&1 ||
+		fail "record failed: $(cat "$name.out")"
+	diff -u "$src/expect/escape.out" "$name.out" || fail "output differs"
+	left=$(ls "$base/outside" | tr '\n' ' ')
+	[ "$left" = "victim.txt " ] || fail "files appeared outside: $left"
+	[ "$(cat "$base/outside/victim.txt")" = victim ] || fail "the link's target was changed"
+	[ -e "$base/work/renamed.txt" ] || fail "the rename inside did not happen"
+	[ ! -e "$base/work/nul.txt" ] || fail "a name with a NUL was cut short and opened"
+	[ ! -L "$base/work/victim-link" ] || fail "remove did not remove the link"
+	# With --allow-fs the same program reaches outside.
+	(cd "$base/work" && "$tk" record --allow-fs "$elf" -o ../trace-fs.tarmac) > "$name.fs.out" 2>&1
+	grep -q 'dangling link out: written' "$name.fs.out" || fail "--allow-fs: $(cat "$name.fs.out")"
+	[ -e "$base/outside/created.txt" ] || fail "--allow-fs: the link was not followed"
+	rm -rf "$base"
+	echo "confined: $(tr '\n' ';' < "$name.out")"
+	;;
+interrupt)
+	# The program waits for console input for ever (its stdin a fifo
+	# nobody writes to); SIGINT, then SIGTERM, stop the recording, which
+	# keeps the trace so far, valid, at the target, and says so.
+	rm -f "$name.in"
+	mkfifo "$name.in" || fail "mkfifo"
+	for sig in INT TERM; do
+		rm -f "$name.$sig.tarmac"
+		sleep 60 > "$name.in" &
+		holder=$!
+		env --default-signal=INT "$tk" record "$elf" -o "$name.$sig.tarmac" \
+			< "$name.in" > "$name.$sig.out" 2> "$name.$sig.err" &
+		pid=$!
+		for i in $(seq 100); do
+			grep -q waiting "$name.$sig.out" 2> /dev/null && break
+			sleep 0.1
+		done
+		grep -q waiting "$name.$sig.out" || fail "SIG$sig: the program did not start"
+		kill -$sig $pid
+		wait $pid
+		rc=$?
+		kill $holder 2> /dev/null
+		wait $holder 2> /dev/null
+		[ $rc -ne 0 ] || fail "SIG$sig: exit status 0"
+		[ -s "$name.$sig.tarmac" ] || fail "SIG$sig: no trace at the target ($(cat "$name.$sig.err"))"
+		grep -q "interrupted by SIG$sig" "$name.$sig.err" || fail "SIG$sig: not said: $(cat "$name.$sig.err")"
+		ls | grep -q "^$name.$sig.tarmac.tmp" && fail "SIG$sig: temporary file left"
+		"$tk" parse --count "$name.$sig.tarmac" > /dev/null 2> "$name.$sig.parse" ||
+			fail "SIG$sig: the trace does not parse"
+		[ ! -s "$name.$sig.parse" ] || fail "SIG$sig: the trace has bad lines: $(head -3 "$name.$sig.parse")"
+		[ "$(tail -c 1 "$name.$sig.tarmac" | od -An -c | tr -d ' ')" = '\n' ] ||
+			fail "SIG$sig: the trace ends mid-line"
+		echo "SIG$sig (exit $rc): $(grep -c ' IT (' "$name.$sig.tarmac") instructions kept"
+	done
+	rm -f "$name.in"
+	;;
+targets)
+	# Unusable targets fail before the program runs (its console output
+	# never appears), with exit status 1.
+	rm -rf "$name.dir" "$name.ro"
+	mkdir -p "$name.dir"
+	echo keep > "$name.ro"
+	chmod 444 "$name.ro"
+	for t in "$name.dir" "no-such-dir/x.tarmac" "$name.ro"; do
+		"$tk" record "$elf" -o "$t" > "$name.out" 2> "$name.err"
+		rc=$?
+		[ $rc = 1 ] || fail "-o $t: exit status $rc"
+		[ ! -s "$name.out" ] || fail "-o $t: the program ran"
+		grep -q . "$name.err" || fail "-o $t: no message"
+	done
+	[ "$(cat "$name.ro")" = keep ] || fail "the read-only target was replaced"
+	# Sizes: 0 and near 2^64 are refused (usage errors).
+	for o in --stack-size=0 --heap-size=0 --stack-size=18446744073709551615 \
+		 --heap-size=0xfffffffffffff000 --stack-size=17179869183G --max-trace-size=-1; do
+		"$tk" record $o "$elf" -o "$name.tarmac" > /dev/null 2> "$name.err"
+		rc=$?
+		[ $rc = 2 ] || fail "$o: exit status $rc ($(cat "$name.err"))"
+	done
+	# --max-trace-size stops the trace once it reaches the size (the
+	# trace stays valid); --help states the default and --max-insns=0.
+	"$tk" record --max-trace-size=64K "$elf" -o "$name.cap.tarmac" > /dev/null 2> "$name.err"
+	rc=$?
+	[ $rc = 1 ] || fail "--max-trace-size: exit status $rc"
+	grep -q 'max-trace-size' "$name.err" || fail "--max-trace-size: not said"
+	size=$(wc -c < "$name.cap.tarmac")
+	[ "$size" -ge 65536 ] && [ "$size" -lt 70000 ] || fail "--max-trace-size=64K: $size bytes"
+	"$tk" parse --count "$name.cap.tarmac" > /dev/null 2> "$name.err" && [ ! -s "$name.err" ] ||
+		fail "--max-trace-size: the trace does not parse cleanly"
+	"$tk" record --help | grep -q -- '--max-trace-size=N.*10G' || fail "--help: no default trace size"
+	"$tk" record --help | grep -A1 -- '--max-insns=N' | grep -q '0' || fail "--help: --max-insns=0"
+	rm -rf "$name.dir" "$name.ro" "$name.cap.tarmac"
+	echo "targets and sizes refused before running"
 	;;
 usage)
 	"$tk" record --help | grep -q 'PROGRAM.elf' || fail "no --help"

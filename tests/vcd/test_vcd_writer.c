@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Unit test of lib/vcd_writer.c: the exact text of a small dump (header,
- * shortest value forms, text, partial updates, unchanged values written
- * once, times only when something changed) and the argument checks. */
+/* Unit test of lib/export/vcd_writer.c: the exact text of a small dump
+ * (header, shortest value forms, text, partial updates, unchanged values
+ * written once, times only when something changed), the argument checks,
+ * and a dump in the style of Arm's tarmac-vcd (integers without a bit
+ * range, a "bit", GTKWave strings with their escapes). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +48,77 @@ static const char expected[] =
 	"0!\n"
 	"b11111111111111111111111111111111 \"\n";
 
+static const char expected_arm[] =
+	"$timescale 1 ns $end\n"
+	"$scope module CPU $end\n"
+	"$var integer 64 ! x0 $end\n"
+	"$var string 1 \" InstAsm $end\n"
+	"$var bit 1 % InstExecuted $end\n"
+	"$var string 1 & MemRW $end\n"
+	"$upscope $end\n"
+	"$enddefinitions $end\n"
+	"#0\n"
+	"$dumpvars\n"
+	"bx !\n"
+	"s \"\n"
+	"x%\n"
+	"s &\n"
+	"$end\n"
+	"#1\n"
+	"b100000000000000000000 !\n"
+	"sMOV\\040x0,#0x100000 \"\n"	/* a blank is \040 */
+	"1%\n"
+	"sW &\n"
+	"#2\n"
+	"sa\\tb\\\\c\\?\\\"\\001\\377 \"\n"	/* C escapes, octal for the rest */
+	"s &\n";
+
+/* The Arm-style dump: integers, a bit, strings. */
+static void arm_style(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	tk_vcd_opts o;
+	tk_vcd_opts_init(&o);
+	tk_vcd *w;
+	CHECK(tk_vcd_new(fp, &o, &w) == 0);
+	tk_vcd_var x0, asm_, exec, rw, bad;
+	CHECK(tk_vcd_scope(w, "CPU") == 0);
+	CHECK(tk_vcd_add_var(w, "integer", 64, "x0", &x0) == 0);
+	CHECK(tk_vcd_add_string(w, "InstAsm", &asm_) == 0);
+	CHECK(tk_vcd_add_var(w, "bit", 1, "InstExecuted", &exec) == 0);
+	CHECK(tk_vcd_add_string(w, "MemRW", &rw) == 0);
+	CHECKF(tk_vcd_add_string(w, "2bad", &bad) == TK_ERR_INVAL, "bad string name refused");
+	CHECK(tk_vcd_begin(w) == 0);
+	CHECKF(tk_vcd_add_string(w, "late", &bad) == TK_ERR_INVAL, "string after begin refused");
+	CHECK(tk_vcd_time(w, 1) == 0);
+	tk_vcd_set_u64(w, x0, 0x100000);
+	tk_vcd_set_string(w, asm_, "MOV x0,#0x100000", 16);
+	tk_vcd_set_u64(w, exec, 1);
+	tk_vcd_set_string(w, rw, "W", 1);
+	tk_vcd_set_u64(w, asm_, 5);		/* not a number variable: ignored */
+	tk_vcd_set_string(w, x0, "no", 2);	/* not a string variable: ignored */
+	CHECK(tk_vcd_time(w, 2) == 0);
+	tk_vcd_set_string(w, asm_, "a\tb\\c?\"\001\377", 9);
+	tk_vcd_set_string(w, rw, "", 0);
+	tk_vcd_set_u64(w, exec, 1);		/* unchanged: not written */
+	CHECK(tk_vcd_time(w, 3) == 0);
+	tk_vcd_set_string(w, rw, "", 0);	/* unchanged */
+	CHECK(tk_vcd_finish(w) == 0);
+	tk_vcd_free(w);
+	fclose(fp);
+	if (len != strlen(expected_arm) || memcmp(buf, expected_arm, len) != 0) {
+		check_failures++;
+		fprintf(stderr, "FAIL: Arm-style dump differs.\n--- got:\n%s--- expected:\n%s", buf,
+			expected_arm);
+	}
+	free(buf);
+}
+
 int main(void)
 {
+	arm_style();
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);

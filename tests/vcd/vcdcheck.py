@@ -10,7 +10,9 @@ PATH is the variable's full name, scopes joined by dots ("cpu.regs.x0").
 TIME is in the dump's time units.  VALUE is:
   0x1f          the value, fully known (no x or z bits)
   x / z         every bit x / z
-  'text'        a text variable: 8-bit ASCII, right-aligned, NULs dropped
+  'text'        a text variable: a GTKWave string variable's text (C-style
+                escapes undone), or 8-bit ASCII right-aligned in a vector
+                (NULs dropped)
   b0101         the exact bits (after left-extension to the width)
 The value "at" a time is the one in force after every change at that time.
 
@@ -18,6 +20,10 @@ The value "at" a time is the one in force after every change at that time.
                are ignored
 --no-date      fail if the dump has a $date section
 --vars N       fail unless exactly N variables are declared
+
+GTKWave's extensions that Arm's tarmac-vcd uses are accepted: var types
+"bit" and "string" (1 wide, or 0 as GTKWave's fst2vcd writes it; values "s<text> <code>", the text one
+word with blanks and other bytes escaped: "\\040").
 
 Checks: declaration commands and their order, scope nesting, var types,
 sizes and identifier codes, a valid timescale, identifiers declared once
@@ -31,7 +37,10 @@ import sys
 
 VAR_TYPES = {"event", "integer", "parameter", "real", "realtime", "reg",
              "supply0", "supply1", "time", "tri", "triand", "trior", "trireg",
-             "tri0", "tri1", "wand", "wire", "wor"}
+             "tri0", "tri1", "wand", "wire", "wor",
+             "bit", "string"}          # GTKWave's, as Arm's tarmac-vcd writes
+ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+           "v": "\v", "'": "'", '"': '"', "\\": "\\", "?": "?"}
 SCOPE_TYPES = {"begin", "fork", "function", "module", "task"}
 TIME_UNITS = {"s", "ms", "us", "ns", "ps", "fs"}
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_$]*$")
@@ -60,8 +69,32 @@ def extend(bits, width):
     return fill * (width - len(bits)) + bits
 
 
+def unescape(text):
+    """A string value's text, its C-style escapes undone."""
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        if i + 1 >= len(text):
+            raise Bad("string value %r ends in a lone backslash" % text)
+        e = text[i + 1]
+        if e in ESCAPES:
+            out.append(ESCAPES[e])
+            i += 2
+        elif re.match(r"[0-7]{3}", text[i + 1:i + 4]):
+            out.append(chr(int(text[i + 1:i + 4], 8)))
+            i += 4
+        else:
+            raise Bad("bad escape \\%s in string value %r" % (e, text))
+    return "".join(out)
+
+
 class Dump:
     def __init__(self):
+        self.strings = set()  # codes of string variables
         self.vars = {}      # id -> (width, [paths])
         self.paths = {}     # path -> id
         self.sections = set()
@@ -122,13 +155,19 @@ def parse_header(tok, d):
             vtype, size, code, ref = args[:4]
             if vtype not in VAR_TYPES:
                 raise Bad("line %d: var type %r" % (n, vtype))
-            if not size.isdigit() or int(size) < 1:
+            if not size.isdigit() or (int(size) < 1 and vtype != "string"):
                 raise Bad("line %d: var size %r" % (n, size))
             if not all(33 <= ord(c) <= 126 for c in code):
                 raise Bad("line %d: identifier code %r" % (n, code))
             if not REF.match(ref):
                 raise Bad("line %d: reference %r" % (n, ref))
             width = int(size)
+            if vtype == "string":
+                # 1 wide as Arm's tool and tracekit write it, 0 as GTKWave's
+                # fst2vcd does.
+                if width > 1 or len(args) != 4:
+                    raise Bad("line %d: a string variable is declared 1 wide" % n)
+                d.strings.add(code)
             if len(args) == 5:
                 m = re.match(r"^\[(\d+)(?::(\d+))?\]$", args[4])
                 if not m:
@@ -166,9 +205,15 @@ def describe(bits, width):
     return "b" + bits
 
 
-def check_value(path, t, want, bits, width):
+def check_value(path, t, want, bits, width, is_string=False):
     if bits is None:
         raise Bad("%s@%d: no value" % (path, t))
+    if is_string:
+        if not (want.startswith("'") and want.endswith("'") and len(want) >= 2):
+            raise SystemExit("%s is a string variable: expect 'text'" % path)
+        if bits != want[1:-1]:
+            raise Bad("%s@%d: text %r, expected %r" % (path, t, bits, want[1:-1]))
+        return
     if want in ("x", "z"):
         ok = bits == want * width
     elif want.startswith("'") and want.endswith("'") and len(want) >= 2:
@@ -215,7 +260,7 @@ def check(path, expects, no_date, nvars):
         while pending and (upto is None or pending[0][1] < upto):
             p, t, want = pending.pop(0)
             code = d.paths[p]
-            check_value(p, t, want, value[code], d.vars[code][0])
+            check_value(p, t, want, value[code], d.vars[code][0], code in d.strings)
 
     def change(n, code, bits):
         nonlocal changes
@@ -224,6 +269,8 @@ def check(path, expects, no_date, nvars):
         if now is None:
             raise Bad("line %d: value change before any time" % n)
         width = d.vars[code][0]
+        if code in d.strings:
+            raise Bad("line %d: a vector or scalar value for string variable %r" % (n, code))
         value[code] = extend(bits, width)
         changes += 1
         if section == "$dumpvars":
@@ -267,6 +314,19 @@ def check(path, expects, no_date, nvars):
                 raise Bad("line %d: bad vector value %r" % (n, w))
             n2, code = next(tok)
             change(n, code, bits)
+        elif c in "sS":
+            text = unescape(w[1:])
+            n2, code = next(tok)
+            if code not in d.vars:
+                raise Bad("line %d: undeclared identifier code %r" % (n, code))
+            if code not in d.strings:
+                raise Bad("line %d: a string value for non-string variable %r" % (n, code))
+            if now is None:
+                raise Bad("line %d: value change before any time" % n)
+            value[code] = text
+            changes += 1
+            if section == "$dumpvars":
+                dumped.add(code)
         elif c in "rR":
             try:
                 float(w[1:])

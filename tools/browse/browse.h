@@ -78,6 +78,7 @@ typedef struct tkb {
 	int marker_row;		/* row of the marker inside the trace pane */
 	int recentre;		/* -1: centre the marker at the next draw */
 	int lcycle;		/* Ctrl-L: next is 0 middle, 1 top, 2 bottom */
+	bool at_bottom;		/* Ctrl-L put the marker on the bottom row */
 	int hl_line;		/* `a`: which update line (0 = none) */
 	bool syntax;		/* F6 */
 	bool symbolic;		/* F7 */
@@ -92,6 +93,7 @@ typedef struct tkb {
 
 	int rows, cols;
 	bool colour;
+	int colour_opt;		/* 1 --colour, -1 --no-colour, 0 automatic */
 	char message[256];	/* shown on the bottom line until the next key */
 	bool quit;
 	bool bench;		/* --bench-keys: prompts give up when keys run out */
@@ -173,6 +175,11 @@ bool tkb_calls_key(tkb *b, tkb_pane *p, int key);
 int tkb_calls_height(tkb *b, const tkb_pane *p);
 /* "name" or "0x1234" for a function address. */
 void tkb_func_name(const tkb *b, uint64_t addr, char *buf, size_t size);
+
+/* exceptions.c: e / E.  Whether a trace line reports a CPU exception, and
+ * the jump to the next (forward) or previous one. */
+bool tkb_is_exception_line(const char *s, size_t len);
+void tkb_find_exception(tkb *b, bool forward);
 
 /* keys.c: the main dispatch of one key. */
 void tkb_key(tkb *b, int key);

@@ -27,19 +27,30 @@ int tk_cmd_browse(int argc, char **argv)
 
 #include "browse.h"
 
-enum { OPT_BENCH_KEYS = 256 };
+enum { OPT_BENCH_KEYS = 256, OPT_COLOUR, OPT_NO_COLOUR };
 
 static const struct option browse_opts[] = {
 	{"bench-keys", required_argument, NULL, OPT_BENCH_KEYS},
+	{"colour", no_argument, NULL, OPT_COLOUR},
+	{"color", no_argument, NULL, OPT_COLOUR},
+	{"no-colour", no_argument, NULL, OPT_NO_COLOUR},
+	{"no-color", no_argument, NULL, OPT_NO_COLOUR},
 	{NULL, 0, NULL, 0},
+};
+
+struct browse_opts {
+	const char *bench_keys;
+	int colour;		/* 1 --colour, -1 --no-colour, 0 automatic */
 };
 
 static int handle(tk_cli *cli, int val, const char *arg, void *ctx)
 {
 	(void)cli;
-	if (val == OPT_BENCH_KEYS) {
-		*(const char **)ctx = arg;
-		return 0;
+	struct browse_opts *o = ctx;
+	switch (val) {
+	case OPT_BENCH_KEYS: o->bench_keys = arg; return 0;
+	case OPT_COLOUR: o->colour = 1; return 0;
+	case OPT_NO_COLOUR: o->colour = -1; return 0;
 	}
 	return 1;
 }
@@ -185,25 +196,31 @@ static int bench(tkb *b, const char *script, double t_start, double t_index)
 int tk_cmd_browse(int argc, char **argv)
 {
 	double t_start = now_ms();
-	const char *bench_keys = NULL;
+	struct browse_opts bo = {0};
 	tk_cli_spec spec = {
 		.usage = "[OPTIONS] TRACE",
 		.summary = "Browse a trace interactively in the terminal: the trace with the\n"
 			   "current position, registers and memory at that position, folding\n"
 			   "of function calls, jumps to where values were written.  Press F1\n"
 			   "inside for the keys of each pane.",
+		.options_help =
+			"  --colour, --color        use colours (default: when the terminal has them\n"
+			"                           and NO_COLOR is not set)\n"
+			"  --no-colour, --no-color  no colours: bold, underline and reverse video\n",
 		.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
 		.min_args = 0,
 		.max_args = 0,
 		.extra = browse_opts,
 		.handle = handle,
-		.ctx = &bench_keys,
+		.ctx = &bo,
 	};
 	tk_cli cli;
 	tkb b;
 	memset(&b, 0, sizeof b);
 	b.cli = &cli;
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
+	const char *bench_keys = bo.bench_keys;
+	b.colour_opt = bo.colour;
 
 	if (!strcmp(cli.trace, "-")) {
 		tk_cli_error(&cli, "the browser needs a trace file, not standard input");

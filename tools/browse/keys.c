@@ -20,8 +20,10 @@ void tkb_key(tkb *b, int key)
 	bool done = false;
 
 	b->message[0] = '\0';
-	if (key != TKB_CTRL('L'))
+	if (key != TKB_CTRL('L')) {
 		b->lcycle = 0;
+		b->at_bottom = false;
+	}
 	switch (key) {
 	case KEY_RESIZE:
 		/* The old marker row means little in a pane of another height

@@ -250,11 +250,11 @@ bool tkb_fold_key(tkb *b, int key)
 	case ']':
 		fold_subtree(b, c, false);
 		break;
-	case '{':
-		memset(b->folded, 0, (b->nfolded + 7) / 8);
+	case '{':	/* as Arm's browser: { folds everything, } unfolds */
+		memset(b->folded, 0xff, (b->nfolded + 7) / 8);
 		break;
 	case '}':
-		memset(b->folded, 0xff, (b->nfolded + 7) / 8);
+		memset(b->folded, 0, (b->nfolded + 7) / 8);
 		break;
 	default:
 		return false;

@@ -37,7 +37,11 @@ static const struct {
 
 void tkb_screen_init(tkb *b)
 {
-	b->colour = has_colors() && getenv("NO_COLOR") == NULL;
+	/* NO_COLOR (set and not empty, as no-color.org says) turns colours
+	 * off unless --colour; --no-colour always does. */
+	const char *no_color = getenv("NO_COLOR");
+	b->colour = has_colors() && (b->colour_opt > 0 ||
+				     (b->colour_opt == 0 && !(no_color && *no_color)));
 	if (b->colour) {
 		start_color();
 		if (use_default_colors() != OK)

@@ -231,12 +231,36 @@ void tkb_trace_draw(tkb *b, tkb_pane *p)
 		h = MAX_ROWS;
 	uint64_t above_insn = tkb_visible_prev_insn(b, b->pos);
 	if (above_insn != TKB_NO_POS) {
+		/* The instruction above the marker: its line, time and pc (in
+		 * hex, and as a symbol with --image); the position. */
 		tk_tpos tp;
+		char sym[96] = "";
 		tkb_model_insn(b->model, above_insn, &tp);
-		snprintf(right, sizeof right, "line %" PRIu64 "  time %" PRIu64 "  %" PRIu64 "/%" PRIu64 " ",
-			 tp.line, tp.time, b->pos, b->ninsns);
+		if (b->cli->symtab && tk_symtab_containing(b->cli->symtab, tp.pc)) {
+			sym[0] = ' ';
+			tkb_func_name(b, tp.pc, sym + 1, sizeof sym - 1);
+		}
+		/* The most that leaves room for some of the title. */
+		for (int tier = 0; tier < 4; tier++) {
+			if (tier == 0)
+				snprintf(right, sizeof right, "Line: %" PRIu64 "  Time: %" PRIu64
+					 "  PC: 0x%" PRIx64 "%s  Pos: %" PRIu64 "/%" PRIu64 " ", tp.line,
+					 tp.time, tp.pc, sym, b->pos, b->ninsns);
+			else if (tier == 1)
+				snprintf(right, sizeof right, "Line: %" PRIu64 "  Time: %" PRIu64
+					 "  PC: 0x%" PRIx64 "  Pos: %" PRIu64 "/%" PRIu64 " ", tp.line,
+					 tp.time, tp.pc, b->pos, b->ninsns);
+			else if (tier == 2)
+				snprintf(right, sizeof right, "Line: %" PRIu64 "  Pos: %" PRIu64 "/%" PRIu64
+					 " ", tp.line, b->pos, b->ninsns);
+			else
+				snprintf(right, sizeof right, "Pos: %" PRIu64 "/%" PRIu64 " ", b->pos,
+					 b->ninsns);
+			if ((int)strlen(right) + 16 <= COLS)
+				break;
+		}
 	} else {
-		snprintf(right, sizeof right, "%" PRIu64 "/%" PRIu64 " ", b->pos, b->ninsns);
+		snprintf(right, sizeof right, "Pos: %" PRIu64 "/%" PRIu64 " ", b->pos, b->ninsns);
 	}
 	snprintf(left, sizeof left, " Trace: %s", b->trace_name);
 	tkb_status_line(b, p, left, right);
@@ -250,6 +274,10 @@ void tkb_trace_draw(tkb *b, tkb_pane *p)
 	b->recentre = 0;
 	if (r > h - 1)
 		r = h - 1;
+	/* Keep context below the position (a third of the pane), as when
+	 * stepping down, unless Ctrl-L put the marker at the bottom. */
+	if (!b->at_bottom && h > 3 && r > h - 1 - h / 3)
+		r = h - 1 - h / 3;
 	if (r < 0)
 		r = 0;
 	if (r > na)
@@ -355,6 +383,7 @@ bool tkb_trace_key(tkb *b, tkb_pane *p, int key)
 	case TKB_CTRL('L'): {
 		int h = p->height - 1;
 		b->marker_row = b->lcycle == 0 ? (h - 1) / 2 : b->lcycle == 1 ? 0 : h - 1;
+		b->at_bottom = b->lcycle == 2;
 		b->lcycle = (b->lcycle + 1) % 3;
 		return true;
 	}
@@ -377,12 +406,32 @@ bool tkb_trace_key(tkb *b, tkb_pane *p, int key)
 			search_pc(b, key == 'p');
 		}
 		return true;
-	case 'n':
-	case 'N':
+	case ';':
+	case ',':
 		if (!b->have_search)
 			tkb_message(b, "no pc search yet: use p or P first");
 		else
-			search_pc(b, key == 'n');
+			search_pc(b, key == ';');
+		return true;
+	case 'n':
+	case 'N': {
+		/* As Arm's browser: the next / previous visit of the pc of the
+		 * instruction above the marker. */
+		uint64_t i = tkb_visible_prev_insn(b, b->pos);
+		if (i == TKB_NO_POS) {
+			tkb_message(b, "no instruction above the position");
+			return true;
+		}
+		tk_tpos tp;
+		tkb_model_insn(b->model, i, &tp);
+		b->search_pc = tp.pc;
+		b->have_search = true;
+		search_pc(b, key == 'n');
+		return true;
+	}
+	case 'e':
+	case 'E':
+		tkb_find_exception(b, key == 'e');
 		return true;
 	case 'm':
 		tkb_mem_open(b);

@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 
 enum {
 	OPT_IMAGE = 1000, OPT_LOAD_OFFSET, OPT_PROGRESS, OPT_INDEX, OPT_FORCE_INDEX,
 	OPT_NO_INDEX, OPT_ONLY_INDEX, OPT_DEBUG, OPT_HELP, OPT_DEMANGLE, OPT_FORMAT,
-	OPT_CONTEXT,
+	OPT_CONTEXT, OPT_VERSION, OPT_NO_OFFSETS, OPT_MEMORY_INDEX,
 	OPT_SOURCE = 2000,	/* + the index of a format option */
 };
 
@@ -33,6 +34,9 @@ static const struct option common_opts[] = {
 	{"debug", required_argument, NULL, OPT_DEBUG},
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{"no-offsets", no_argument, NULL, OPT_NO_OFFSETS},
+	{"memory-index", no_argument, NULL, OPT_MEMORY_INDEX},
 };
 #define NCOMMON (sizeof(common_opts) / sizeof(common_opts[0]))
 
@@ -108,7 +112,9 @@ static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
 	if (spec->flags & TK_CLI_IMAGE)
 		printf("  --image=ELF              ELF image of the traced program, for symbols\n"
 		       "  --load-offset=N          add N to the image's symbol addresses\n"
-		       "  --demangle               show C++ symbol names demangled\n");
+		       "  --demangle               show C++ symbol names demangled\n"
+		       "  --no-offsets             name a function entered past its symbol's\n"
+		       "                           start NAME, not NAME + 0xOFFSET\n");
 	if (spec->flags & TK_CLI_TRACE)
 		printf("  --format=NAME            read the trace as NAME (default: detected from\n"
 		       "                           its content; see 'tracekit formats')\n");
@@ -119,12 +125,16 @@ static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
 		       "  --force-index            rebuild the index even if it looks up to date\n"
 		       "  --no-index               never build the index; use one only if it is\n"
 		       "                           valid for the trace as it is now\n"
-		       "  --only-index             build the index, then stop\n");
+		       "  --only-index             build the index, then stop\n"
+		       "  --memory-index           keep the index in memory for this run: no index\n"
+		       "                           file is read or written\n");
 	printf("  -v, --verbose            say more about what is being decided and why\n"
 	       "  -q, --quiet              no progress meter, fewer messages\n"
 	       "  --show-progress-meter    show the progress meter even when not on a terminal\n"
-	       "  --debug=DOMAIN[,...]     explain internal decisions (call_heuristics)\n"
-	       "  --help                   show this help\n");
+	       "  --debug=TYPE[,...]       explain internal decisions (--debug=list lists the\n"
+	       "                           types)\n"
+	       "  --help                   show this help\n"
+	       "  --version                show the version\n");
 	if (spec->flags & TK_CLI_TRACE)
 		print_format_options();
 	printf("\nExit status: 0 success, 1 error in the input, 2 usage error.\n");
@@ -158,9 +168,11 @@ static struct option *option_table(const tk_cli_spec *spec)
 		if (!(spec->flags & TK_CLI_OUTPUT) && v == 'o')
 			continue;
 		if (!(spec->flags & TK_CLI_IMAGE) &&
-		    (v == OPT_IMAGE || v == OPT_LOAD_OFFSET || v == OPT_DEMANGLE))
+		    (v == OPT_IMAGE || v == OPT_LOAD_OFFSET || v == OPT_DEMANGLE ||
+		     v == OPT_NO_OFFSETS))
 			continue;
-		if (!(spec->flags & TK_CLI_INDEX) && v >= OPT_INDEX && v <= OPT_ONLY_INDEX)
+		if (!(spec->flags & TK_CLI_INDEX) &&
+		    ((v >= OPT_INDEX && v <= OPT_ONLY_INDEX) || v == OPT_MEMORY_INDEX))
 			continue;
 		if (!(spec->flags & TK_CLI_TRACE) && v == OPT_FORMAT)
 			continue;
@@ -234,7 +246,16 @@ static tk_status handle_option(tk_cli *cli, int c, const tk_cli_spec *spec, char
 	case OPT_FORCE_INDEX: cli->force_index = true; return TK_ST_OK;
 	case OPT_NO_INDEX: cli->no_index = true; return TK_ST_OK;
 	case OPT_ONLY_INDEX: cli->only_index = true; return TK_ST_OK;
-	case OPT_DEBUG: cli->debug = optarg; return TK_ST_OK;
+	case OPT_DEBUG: {
+		tk_status st = tk_cli_check_debug(cli, optarg);
+		cli->debug = optarg;
+		return st;
+	}
+	case OPT_VERSION:
+		tk_cli_print_version(cli->prog);
+		return TK_ST_DONE;
+	case OPT_NO_OFFSETS: cli->no_offsets = true; return TK_ST_OK;
+	case OPT_MEMORY_INDEX: cli->memory_index = true; return TK_ST_OK;
 	case 'o': cli->output = optarg; return TK_ST_OK;
 	case 'h':
 	case OPT_HELP:
@@ -383,11 +404,6 @@ tk_status tk_cli_load_image(tk_cli *cli)
 	return TK_ST_OK;
 }
 
-const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr)
-{
-	const tk_symbol *s = tk_symtab_at(cli->symtab, addr);
-	return s ? s->name : tk_namemap_get(&cli->names, addr);
-}
 
 /* ---- the trace ------------------------------------------------------------ */
 
@@ -456,63 +472,30 @@ void tk_cli_close_trace(tk_cli *cli, tk_source *src)
 	tk_source_free(src);
 }
 
-/* ---- output files -------------------------------------------------------- */
+/* ---- output files (output.c does the work) ------------------------------ */
 
-static char *tmp_output_name;
+static tk_out cli_out;
 
 FILE *tk_cli_open_output(tk_cli *cli)
 {
-	if (!cli->output || !strcmp(cli->output, "-"))
-		return stdout;
-	size_t n = strlen(cli->output) + 32;
-	tmp_output_name = malloc(n);
-	if (!tmp_output_name)
+	tk_out_protect(cli->trace);
+	tk_out_protect(cli->image);
+	if (tk_out_open(&cli_out, cli->prog, cli->output))
 		return NULL;
-	snprintf(tmp_output_name, n, "%s.tmp.%ld", cli->output, (long)getpid());
-	FILE *fp = fopen(tmp_output_name, "w");
-	if (!fp) {
-		tk_cli_error(cli, "%s: %s", cli->output, strerror(errno));
-		free(tmp_output_name);
-		tmp_output_name = NULL;
-	}
-	return fp;
+	return cli_out.fp;
 }
 
 int tk_cli_close_output(tk_cli *cli, FILE *fp)
 {
-	if (fp == stdout) {
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			tk_cli_error(cli, "error writing standard output: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	int bad = ferror(fp);
-	if (fclose(fp) != 0)
-		bad = 1;
-	int rc = 0;
-	if (bad) {
-		tk_cli_error(cli, "%s: write error: %s", cli->output, strerror(errno));
-		unlink(tmp_output_name);
-		rc = -1;
-	} else if (rename(tmp_output_name, cli->output) != 0) {
-		tk_cli_error(cli, "%s: %s", cli->output, strerror(errno));
-		unlink(tmp_output_name);
-		rc = -1;
-	}
-	free(tmp_output_name);
-	tmp_output_name = NULL;
-	return rc;
+	if (!fp || fp != cli_out.fp)
+		return -1;
+	return tk_out_commit(&cli_out, cli->prog);
 }
 
 void tk_cli_discard_output(tk_cli *cli, FILE *fp)
 {
-	if (fp == stdout || !fp)
-		return;
-	fclose(fp);
-	if (tmp_output_name)
-		unlink(tmp_output_name);
-	free(tmp_output_name);
-	tmp_output_name = NULL;
+	(void)cli;
+	if (fp && fp == cli_out.fp)
+		tk_out_abort(&cli_out);
 }
 

@@ -103,6 +103,8 @@ struct tk_cli {
 	bool quiet;		/* -q */
 	bool progress;		/* show the progress meter (resolved) */
 	const char *output;	/* -o, NULL for stdout */
+	bool no_offsets;	/* --no-offsets: no "+ 0xOFFSET" after names */
+	bool memory_index;	/* --memory-index: no index file */
 
 	const char *format;	/* --format=NAME, or NULL: detected */
 	tk_source_opt sopts[TK_CLI_MAX_SOURCE_OPTS];	/* the formats' options */
@@ -144,6 +146,13 @@ void tk_cli_fini(tk_cli *cli);
 /* True if --debug names this domain (e.g. "call_heuristics"). */
 bool tk_cli_debug(const tk_cli *cli, const char *domain);
 
+/* Check a --debug=TYPE[,...] value (debug.c): "list" prints the debug
+ * types (TK_ST_DONE); an unknown type is a usage error (printed). */
+tk_status tk_cli_check_debug(const tk_cli *cli, const char *value);
+
+/* Print "tracekit VERSION" (or "ALIAS (tracekit) VERSION"). */
+void tk_cli_print_version(const char *prog);
+
 /* Whether a format option was given (Tarmac's "bi", "implicit-thumb"...). */
 bool tk_cli_has_source_opt(const tk_cli *cli, const char *name);
 
@@ -171,9 +180,11 @@ int tk_cli_next(tk_cli *cli, tk_source *src, tk_event *ev);
 /* Finish the progress meter and print the warning summary. */
 void tk_cli_close_trace(tk_cli *cli, tk_source *src);
 
-/* Open -o FILE (or stdout).  Written atomically: the data goes to a
- * temporary file renamed over FILE by tk_cli_close_output(), so a failed
- * run never leaves a half-written output. */
+/* Open -o FILE (or stdout), as output.h describes: a regular file is
+ * written atomically (a temporary file renamed over FILE by
+ * tk_cli_close_output(), so a failed run never leaves a half-written
+ * output), a fifo or device directly; the trace and the image are
+ * protected inputs.  Prints the error and returns NULL on failure. */
 FILE *tk_cli_open_output(tk_cli *cli);
 int tk_cli_close_output(tk_cli *cli, FILE *fp);
 /* Abandon an output opened by tk_cli_open_output (after an error): the
@@ -192,8 +203,11 @@ void tk_cli_discard_output(tk_cli *cli, FILE *fp);
  */
 tk_status tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out);
 
-/* The name of the function at addr: from --image, else the name the trace
- * gives it (function-level traces), else NULL. */
+/* The name of a function entered at addr (names.c): with --image, the
+ * symbol containing addr, followed by " + 0xOFFSET" when addr is past its
+ * start (unless --no-offsets), as Arm's tools name activations; else the
+ * name the trace gives it (function-level traces); NULL when none.  The
+ * text stays valid until the 8th next call. */
 const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr);
 
 

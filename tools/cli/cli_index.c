@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_index.h"
+#include "output.h"
 
 /* The last decision the index library explained: quoted when an index
  * given with --no-index cannot be used. */
@@ -85,6 +86,13 @@ static void report(tk_cli *cli, int rc, bool need)
 	}
 }
 
+/* Errors of writing the index file, not of reading the trace. */
+static bool index_unwritable(int e)
+{
+	return e == ENOSPC || e == EDQUOT || e == EFBIG || e == EROFS || e == EACCES ||
+	       e == EPERM;
+}
+
 tk_status tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 {
 	*out = NULL;
@@ -96,9 +104,32 @@ tk_status tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 		}
 		return TK_ST_OK;
 	}
+	if (cli->memory_index) {
+		/* As Arm's tools: the other index options give way. */
+		if (cli->no_index)
+			tk_cli_warning(cli, "ignoring --no-index: the index is in memory");
+		if (cli->index)
+			tk_cli_warning(cli, "ignoring --index: the index is in memory");
+		/* Streaming the trace is what an index in memory would give
+		 * the report tools, faster. */
+		if (!need && !cli->only_index && !cli->force_index)
+			return TK_ST_OK;
+	}
+	/* The index is written: it must not be one of the inputs. */
+	char defpath_buf[4096];
+	const char *ipath = index_path(cli, defpath_buf, sizeof defpath_buf);
+	const char *input;
+	tk_out_protect(cli->trace);
+	tk_out_protect(cli->image);
+	if (!cli->memory_index && tk_out_is_input(ipath, &input)) {
+		tk_cli_error(cli, "the index file %s is the input %s: refusing to overwrite it",
+			     ipath, input);
+		return TK_ST_FAIL;
+	}
 	tk_index_opts o;
 	tk_index_opts_init(&o);
-	o.index_path = cli->index;
+	o.index_path = cli->memory_index ? NULL : cli->index;
+	o.in_memory = cli->memory_index;
 	o.source = &cli->spec;
 	o.log = on_log;
 	o.log_ctx = cli;
@@ -110,7 +141,7 @@ tk_status tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 	o.diag_ctx = cli;
 	if (tk_cli_debug(cli, "call_heuristics"))
 		o.calls_debug = tk_cli_print_calls_debug;
-	if (cli->force_index)
+	if (cli->force_index || cli->memory_index)
 		o.mode = TK_INDEX_FORCE;
 	else if (cli->no_index)
 		o.mode = TK_INDEX_NEVER;
@@ -120,6 +151,18 @@ tk_status tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 	errno = 0;
 	last_decision[0] = 0;
 	int rc = tk_index_open(cli->trace, &o, out);
+	if (rc == TK_ERR_IO && need && !o.in_memory && index_unwritable(errno)) {
+		/* The index file cannot be written (a full disk, a read-only
+		 * file system): index into memory for this run, as the report
+		 * tools would stream. */
+		tk_cli_progress_clear();
+		fprintf(stderr, "%s: cannot write the index %s (%s): using a temporary index "
+			"in memory for this run\n", cli->prog, ipath, strerror(errno));
+		o.in_memory = true;
+		o.mode = TK_INDEX_FORCE;
+		errno = 0;
+		rc = tk_index_open(cli->trace, &o, out);
+	}
 	tk_cli_progress_clear();
 	tk_cli_warning_summary(cli);
 	if (rc >= 0) {

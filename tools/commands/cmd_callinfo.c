@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit callinfo (tarmac-callinfo): the calls to given functions.
  *
- * For each ADDRESS (or SYMBOL, with --image), in the order given:
- *   Calls to 0x8038 (quicksort): 2
- *   - time: 123 (line:234, pos:34567)
- *   - time: 456 (line:789, pos:98765)
- * one "- time:" line per call, in trace order, giving the timestamp, line
+ * For each ADDRESS (or SYMBOL, with --image), in the order given, Arm's
+ * tarmac-callinfo format:
+ *   Symbol 'quicksort' at 0x8038 (144 bytes) called from :
+ *    - time: 123 (line:234, pos:34567)
+ *    - time: 456 (line:789, pos:98765)
+ * the header line only for a symbol (an address gets none), then one
+ * " - time:" line per call, in trace order, giving the timestamp, line
  * number and byte offset of the line of the function's first instruction
- * (the call's entry).  The header line is ours; the "- time:" lines are the
- * seed's format.  Only matching calls are kept while the trace streams.
+ * (the call's entry).  The activation that covers the whole trace counts
+ * as a call when it starts at that address (so _start is called once).
+ * Only matching calls are kept while the trace streams.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -32,9 +35,12 @@ static int json_flag(tk_cli *cli, int val, const char *arg, void *ctx)
 static const tk_cli_spec spec = {
 	.usage = "[OPTIONS] TRACE ADDRESS|SYMBOL...",
 	.summary =
-		"Report the calls to each given function: one '- time: T (line:L, pos:P)'\n"
+		"Report the calls to each given function: one ' - time: T (line:L, pos:P)'\n"
 		"line per call, giving where the function's first instruction is in the\n"
-		"trace.  Addresses are hex (0x...) or decimal; symbol names need --image.",
+		"trace, after a line \"Symbol 'NAME' at 0xADDR (SIZE bytes) called from :\"\n"
+		"for a symbol.  The whole trace counts as one call to its first\n"
+		"instruction's address.  Addresses are hex (0x...) or decimal; symbol\n"
+		"names need --image.",
 	.options_help = "  --json                   print the calls as JSON (docs/API.md)\n",
 	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
 	.min_args = 1,
@@ -50,16 +56,15 @@ struct hit {
 
 struct callinfo {
 	uint64_t *addr;		/* one per argument */
+	const tk_symbol **sym;	/* the symbol a name argument named, or NULL */
 	int ntargets;
 	struct hit *hits;
 	size_t nhits, cap;
 	bool finished;
 };
 
-static int confirm(void *ctx, const tk_call *call, uint32_t children, uint32_t *out)
+static int add_hits(struct callinfo *ci, const tk_call *call)
 {
-	struct callinfo *ci = ctx;
-	*out = TK_CALL_NONE;
 	for (int i = 0; i < ci->ntargets; i++) {
 		if (ci->addr[i] != call->entry.pc)
 			continue;
@@ -76,6 +81,12 @@ static int confirm(void *ctx, const tk_call *call, uint32_t children, uint32_t *
 	return 0;
 }
 
+static int confirm(void *ctx, const tk_call *call, uint32_t children, uint32_t *out)
+{
+	*out = TK_CALL_NONE;
+	return add_hits(ctx, call);
+}
+
 static int join(void *ctx, uint32_t a, uint32_t b, uint32_t *out)
 {
 	*out = TK_CALL_NONE;
@@ -84,8 +95,10 @@ static int join(void *ctx, uint32_t a, uint32_t b, uint32_t *out)
 
 static int finish(void *ctx, const tk_call *root, uint32_t children)
 {
-	((struct callinfo *)ctx)->finished = true;
-	return 0;
+	struct callinfo *ci = ctx;
+	ci->finished = true;
+	/* The whole trace is an activation of its first instruction. */
+	return add_hits(ci, root);
 }
 
 /* Calls are confirmed when they return: put them back in call order. */
@@ -97,15 +110,17 @@ static int cmp_hit(const void *a, const void *b)
 	return x->entry.pos < y->entry.pos ? -1 : x->entry.pos > y->entry.pos;
 }
 
-/* An address argument: hex (0x...) or decimal, or a symbol name. */
-static int resolve(tk_cli *cli, const char *arg, uint64_t *addr)
+/* An address argument: hex (0x...) or decimal, or a symbol name (*sym
+ * set).  The Thumb bit of an address is cleared. */
+static int resolve(tk_cli *cli, const char *arg, uint64_t *addr, const tk_symbol **sym)
 {
+	*sym = NULL;
 	char *end;
 	errno = 0;
 	bool hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X') && isxdigit((unsigned char)arg[2]);
 	unsigned long long v = strtoull(hex ? arg + 2 : arg, &end, hex ? 16 : 10);
 	if (isdigit((unsigned char)*arg) && !errno && *end == 0) {
-		*addr = v;
+		*addr = v & ~(uint64_t)1;
 		return 0;
 	}
 	if (!cli->symtab) {
@@ -118,6 +133,7 @@ static int resolve(tk_cli *cli, const char *arg, uint64_t *addr)
 		return -1;
 	}
 	*addr = s->addr;
+	*sym = s;
 	return 0;
 }
 
@@ -132,12 +148,14 @@ int tk_cmd_callinfo(int argc, char **argv)
 	FILE *fp = NULL;
 	if (tk_cli_load_image(&cli))
 		goto out;
-	if (!(ci.addr = calloc((size_t)cli.nargs, sizeof *ci.addr))) {
+	ci.addr = calloc((size_t)cli.nargs, sizeof *ci.addr);
+	ci.sym = calloc((size_t)cli.nargs, sizeof *ci.sym);
+	if (!ci.addr || !ci.sym) {
 		tk_cli_error(&cli, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i < cli.nargs; i++)
-		if (resolve(&cli, cli.args[i], &ci.addr[i])) {
+		if (resolve(&cli, cli.args[i], &ci.addr[i], &ci.sym[i])) {
 			status = TK_EXIT_USAGE;
 			goto out;
 		}
@@ -175,12 +193,12 @@ int tk_cmd_callinfo(int argc, char **argv)
 		size_t n = 0;
 		while (h + n < ci.nhits && ci.hits[h + n].target == (uint32_t)i)
 			n++;
-		const char *name = tk_cli_symbol_name(&cli, ci.addr[i]);
-		fprintf(fp, "Calls to 0x%" PRIx64 "%s%s%s: %zu\n", ci.addr[i],
-			name ? " (" : "", name ? name : "", name ? ")" : "", n);
+		if (ci.sym[i])
+			fprintf(fp, "Symbol '%s' at 0x%" PRIx64 " (%" PRIu64 " bytes) called from :\n",
+				cli.args[i], ci.addr[i], ci.sym[i]->size);
 		for (; n; n--, h++) {
 			const tk_tpos *e = &ci.hits[h].entry;
-			fprintf(fp, "- time: %" PRIu64 " (line:%" PRIu64 ", pos:%" PRIu64 ")\n",
+			fprintf(fp, " - time: %" PRIu64 " (line:%" PRIu64 ", pos:%" PRIu64 ")\n",
 				e->time, e->line, e->offset);
 		}
 	}
@@ -188,6 +206,7 @@ int tk_cmd_callinfo(int argc, char **argv)
 out:
 	free(ci.hits);
 	free(ci.addr);
+	free(ci.sym);
 	tk_cli_fini(&cli);
 	return status;
 }

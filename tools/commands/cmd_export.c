@@ -80,7 +80,7 @@ int tk_cmd_export(int argc, char **argv)
 		.ctx = &op,
 	};
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	if (!op.to) {
 		tk_cli_error(&cli, "--to=chrome or --to=speedscope is required");
 		return TK_EXIT_USAGE;

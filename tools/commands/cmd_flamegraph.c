@@ -2,7 +2,8 @@
 /* tracekit flamegraph (tarmac-flamegraph): profile by call stack.
  *
  * Default output: "folded stacks", the input of FlameGraph's flamegraph.pl,
- * one line per distinct call stack, sorted:
+ * one line per distinct call stack, sorted (flamegraph_folded.h: memory
+ * linear in the distinct stacks, whatever their depth):
  *   _start;main;quicksort;quicksort 1234
  * Frames are named by the symbol at the function's entry address (with
  * --image), else by the address in hex; the first frame is the root (the
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "flamegraph_folded.h"
 #include "flamegraph_svg.h"
 
 enum { OPT_SVG = 256, OPT_UNIT, OPT_TITLE };
@@ -61,98 +63,6 @@ static int handle(tk_cli *cli, int val, const char *arg, void *ctx)
 		return 0;
 	}
 	return -1;
-}
-
-/* A growable string. */
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static int buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		char *ns = realloc(b->s, cap);
-		if (!ns)
-			return -1;
-		b->s = ns;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = 0;
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The folded lines: walk every stack depth-first, keeping the path. */
-static int write_folded(FILE *fp, const tk_stack_frame *f, uint32_t root,
-			const char *const *names, bool insns)
-{
-	struct item { uint32_t frame; size_t path_len; };
-	size_t cap = 64, n = 0, nlines = 0, lcap = 64;
-	struct item *stack = malloc(cap * sizeof *stack);
-	char **lines = malloc(lcap * sizeof *lines);
-	struct buf path = {0};
-	int rc = -1;
-	if (!stack || !lines)
-		goto out;
-	stack[n++] = (struct item){root, 0};
-	while (n) {
-		struct item it = stack[--n];
-		path.len = it.path_len;
-		if ((it.path_len && buf_add(&path, ";", 1)) ||
-		    buf_add(&path, names[it.frame], strlen(names[it.frame])))
-			goto out;
-		uint64_t self = insns ? f[it.frame].self_insns : f[it.frame].self_time;
-		if (self) {
-			char num[32];
-			int k = snprintf(num, sizeof num, " %" PRIu64, self);
-			char *line = malloc(path.len + (size_t)k + 1);
-			if (!line)
-				goto out;
-			memcpy(line, path.s, path.len);
-			memcpy(line + path.len, num, (size_t)k + 1);
-			if (nlines == lcap) {
-				char **nl = realloc(lines, 2 * lcap * sizeof *lines);
-				if (!nl) {
-					free(line);
-					goto out;
-				}
-				lines = nl;
-				lcap *= 2;
-			}
-			lines[nlines++] = line;
-		}
-		for (uint32_t c = f[it.frame].first_child; c != TK_CALL_NONE; c = f[c].next_sibling) {
-			if (n == cap) {
-				struct item *ns = realloc(stack, 2 * cap * sizeof *stack);
-				if (!ns)
-					goto out;
-				stack = ns;
-				cap *= 2;
-			}
-			stack[n++] = (struct item){c, path.len};
-		}
-	}
-	qsort(lines, nlines, sizeof *lines, cmp_str);
-	for (size_t i = 0; i < nlines; i++)
-		fprintf(fp, "%s\n", lines[i]);
-	rc = 0;
-out:
-	for (size_t i = 0; lines && i < nlines; i++)
-		free(lines[i]);
-	free(lines);
-	free(stack);
-	free(path.s);
-	return rc;
 }
 
 static const tk_cli_spec base_spec = {
@@ -279,13 +189,17 @@ int tk_cmd_flamegraph(int argc, char **argv)
 	} else {
 		rc = 0;
 		for (uint32_t r = root; rc == 0 && r != TK_CALL_NONE; r = f[r].next_sibling)
-			rc = write_folded(fp, f, r, (const char *const *)names, insns);
+			rc = tk_flamegraph_folded(fp, f, nframes, r, (const char *const *)names,
+						  insns);
 	}
 	if (rc < 0) {
 		/* Not close_output: that would rename the half-written
 		 * temporary file into place. */
 		tk_cli_discard_output(&cli, fp);
-		tk_cli_error(&cli, "out of memory");
+		if (rc == TK_ERR_IO)
+			tk_cli_error(&cli, "error writing %s", cli.output ? cli.output : "standard output");
+		else
+			tk_cli_error(&cli, "out of memory");
 		goto out;
 	}
 	if (tk_cli_close_output(&cli, fp))

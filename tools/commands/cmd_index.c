@@ -39,8 +39,12 @@ int tk_cmd_index(int argc, char **argv)
 	tk_index_info in = {.size = sizeof in};
 	tk_index_get_info(idx, &in);
 	printf("trace:             %s (%llu bytes)\n", cli.trace, (unsigned long long)in.trace_size);
-	printf("index:             %s (%llu bytes, format version %u)\n", tk_index_path(idx),
-	       (unsigned long long)in.file_size, in.version);
+	if (cli.memory_index)
+		printf("index:             in memory (%llu bytes, format version %u)\n",
+		       (unsigned long long)in.file_size, in.version);
+	else
+		printf("index:             %s (%llu bytes, format version %u)\n", tk_index_path(idx),
+		       (unsigned long long)in.file_size, in.version);
 	char caps[256];
 	printf("format:            %s%s%s (%s)\n", in.format, *in.options ? ", --" : "",
 	       in.options, tk_caps_string(in.caps, caps, sizeof caps));

@@ -7,9 +7,10 @@
  *   0x8034      10          1020        foo
  * One row per function entry address, the root (the whole trace, count 1)
  * included, sorted by address.  Time is the sum over the function's
- * activations of (exit - entry) timestamps, as the activation's 'o' line in
- * calltree shows them: it includes callees, and recursion counts the inner
- * activations again.  The name column needs --image; a row without a name
+ * activations of (exit - entry + 1), from the timestamps the activation's
+ * 'o' line in calltree shows: both its first and its last instruction
+ * count, as in Arm's tarmac-profile (a one-instruction activation takes 1).
+ * It includes callees, and recursion counts the inner activations again.  The name column needs --image; a row without a name
  * ends after the time.  Rows are accumulated as calls are confirmed, so
  * memory is one entry per function.
  */
@@ -36,7 +37,8 @@ static const tk_cli_spec spec = {
 		"Print simple profiling data: for every function entry address found\n"
 		"in the trace (and the trace's first instruction, for the whole trace),\n"
 		"the number of calls and the total time spent in it, callees included\n"
-		"(the sum of exit - entry timestamps over its activations).",
+		"(the sum of exit - entry + 1 timestamps over its activations: the first\n"
+		"and the last instruction both count).",
 	.options_help = "  --json                   print the table as JSON (docs/API.md)\n",
 	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
 	.min_args = 0,
@@ -87,8 +89,8 @@ static int add(struct profile *p, const tk_call *call)
 		p->used++;
 	}
 	r->count++;
-	if (call->exit.time > call->entry.time)
-		r->time += call->exit.time - call->entry.time;
+	/* Both ends count; timestamps that go back count as one instant. */
+	r->time += call->exit.time >= call->entry.time ? call->exit.time - call->entry.time + 1 : 1;
 	return 0;
 }
 

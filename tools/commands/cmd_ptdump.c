@@ -62,7 +62,7 @@ int tk_cmd_ptdump(int argc, char **argv)
 		.ctx = &ctx,
 	};
 	tk_cli cli;
-	tk_cli_parse(&cli, argc, argv, &spec);
+	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	if (tk_pt_cli_trace(&cli, &ctx.p) < 0)
 		return TK_EXIT_USAGE;
 	tk_pt *pt;

@@ -1,54 +1,56 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit vcd (tarmac-vcd): translate a trace into a Value Change Dump.
  *
- * The dump (IEEE 1364 VCD, written by lib/vcd_writer.c) has one module,
- * "cpu", holding:
+ * The dump (IEEE 1364 VCD, written by lib/export/vcd_writer.c) declares
+ * the variables Arm's tarmac-vcd declares, with the same names, scope,
+ * types and widths, in the same order, so that a GTKWave save file made
+ * for Arm's output loads on ours.  One module, "CPU":
  *
- *   pc        the current instruction's address (32 or 64 bits)
- *   instr     its encoding (x if the trace shows none)
- *   executed  1, or 0 for a condition-failed instruction
- *   disasm    its disassembly (text, 64 characters, runs of spaces collapsed)
- *   func      with --image: the function containing pc (text, 64 characters;
- *             x outside every function and without --image)
- *   regs.     the general-purpose registers: x0-x30 and sp for an AArch64
- *             trace, r0-r15 for an AArch32 one; cpsr
- *   fpregs.   the FP/vector registers: v0-v31 (AArch64) or q0-q15 (AArch32,
- *             where d and s registers are views of q), fpsr and fpcr or fpscr
- *   bus.      a simple memory bus: addr, data (64 bits), size (bytes) and
- *             write (1 write, 0 read); all z while no transfer is under way
+ *   AArch64 trace              AArch32 trace
+ *   x0..x30, xsp   integer 64  r0..r14        integer 32
+ *   psr            integer 32  psr            integer 32
+ *   d0..d31        integer 64  d0..d15        integer 64
+ *   s0..s31        integer 32  s0..s31        integer 32
+ *   Cycle          integer 32  the trace's timestamp of the instruction
+ *   Function       string      the function containing PC (with --image)
+ *   Inst           integer 32  the instruction's encoding
+ *   InstAsm        string      its disassembly, without the comment
+ *   InstExecuted   bit         0 for a condition-failed instruction
+ *   PC             integer 64  (32)
+ *   MemRW          string      "R" or "W" during a transfer, else ""
+ *   MemAddr        integer 64  (32), z when the bus is idle
+ *   MemData        integer 64  (32), z when idle
+ * and then tracekit's own: MemSize (integer 8, bytes of the transfer), and
+ * fpsr, fpcr (AArch64) or fpscr (AArch32), integer 32.  Strings are
+ * GTKWave "string" variables, shown as text with no display format to
+ * choose.  d and s registers are views of the vector registers (the
+ * AArch64 or AArch32 way), updated whenever the trace writes any view.
+ * The register set is chosen by the trace's first instruction (events
+ * before it are held until then); registers of the other execution state
+ * are not shown (-v counts them).  Registers start as x (unknown) and stay
+ * x until the trace writes them.
  *
- * Registers start as x (unknown) and stay x until the trace writes them.
- * Text variables are Verilog strings: 8 bits per character, right-aligned
- * (show them with an ASCII data format).  The register set is chosen by the
- * trace's first instruction (events before it are held until then);
- * registers of the other execution state are not shown (-v counts them).
- *
- * Time.  The time unit is 1 ns and each step is split into 1000 sub-steps of
- * 1 ps.  By default instruction N of the trace (counting from 1) is at N ns,
- * and what the trace shows before the first instruction is at 0.  With
+ * Time.  The time unit is 1 ps and each step is 1000 of them (1 ns).  By
+ * default instruction N of the trace (counting from 1) is at N ns, and
+ * what the trace shows before the first instruction is at 0.  With
  * --use-tarmac-timestamps, each line's timestamp is taken as a count of
- * ns (the trace's own unit is not known to the event model, so the scale is
- * nominal; a timestamp smaller than the previous one counts as equal).
- * Within one step, a second instruction, or a second bus transfer, goes to
- * the next 1 ps sub-step, so every transfer of an LDM or LDP is visible;
- * an access wider than 8 bytes is several transfers.  A step with more than
- * 1000 of them runs on into the next step's picoseconds (later steps move
- * along; time never goes back and nothing shares a sub-step).  One step per
- * instruction is the default because trace timestamps are often coarse
- * (an ES-style trace stamps a hundred instructions alike) or count cycles
- * of unknown length; an instruction counter as the time axis always shows
- * every instruction, and matches the "(N)" counter of the trace's lines.
+ * ns.  An instruction's register updates and its first bus transfer are at
+ * the instruction's own time; each further bus transfer of the same
+ * instruction (an LDM, an LDP) follows 1 ps later, and nothing else is
+ * ever moved.  A step crowded with more than 1000 instructions or
+ * transfers (a stalled clock) runs on into the next step's picoseconds
+ * (later steps move along; time never goes back).
  *
- * A trace of several CPUs is shown as one: every CPU's events drive the
- * same variables.
+ * Without -o, the dump is written to TRACE.vcd next to the trace, as Arm's
+ * tool does; "-o -" is standard output.
  *
- * Memory: one pass over the events, the state of the variables, and the
- * events before the first instruction; nothing grows with the trace.
+ * Memory: one pass over the events, the state of the variables, the bus
+ * transfers of the current instruction, and the events before the first
+ * instruction; nothing grows with the trace.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "tracekit/vcd.h"
@@ -56,8 +58,6 @@
 enum { OPT_NO_DATE = 256, OPT_TIMESTAMPS };
 
 #define SUBSTEPS 1000		/* sub-steps (of 1 ps) per step (of 1 ns) */
-#define TEXT_CHARS 64		/* width of text variables */
-#define BUS_BYTES 8		/* width of the bus data */
 #define LOOKAHEAD_MAX 100000	/* events held while looking for an instruction */
 
 struct opts {
@@ -65,24 +65,39 @@ struct opts {
 	bool timestamps;
 };
 
+/* One bus transfer, waiting for its instruction's time slots. */
+struct xfer {
+	uint64_t addr;
+	uint8_t val[8], st[8];
+	uint8_t size;
+	bool write;
+};
+
 struct vcd {
 	tk_cli *cli;
 	tk_vcd *w;
 	bool timestamps;
 	bool big_endian;
+	bool a64;
+	unsigned bus_bytes;	/* 8 or 4 */
 
-	tk_vcd_var pc, instr, executed, disasm, func;
-	tk_vcd_var bus_addr, bus_data, bus_size, bus_write;
-	int32_t regvar[TK_REG_COUNT];	/* -1: not shown */
+	int32_t regvar[TK_REG_COUNT];	/* core, psr, fp status; -1: none */
+	int32_t dvar[32], svar[32];
+	tk_vcd_var cycle, function, inst, instasm, executed, pc, memrw, memaddr, memdata, memsize;
+	uint8_t vval[32][16], vst[32][16];	/* the vector registers, for d and s */
+
+	struct xfer *xfers;
+	size_t nxfers, xfers_cap;
 
 	uint64_t ninsn;
 	uint64_t base;		/* current step (instruction number or timestamp) */
 	bool have_base;
-	bool insn_in_slot, bus_in_slot;
-	bool bus_driven;	/* the bus shows a transfer (not z) */
+	bool slot_used;		/* the current slot has an instruction or transfer */
+	bool bus_driven;	/* the bus shows a transfer (not idle) */
 
 	uint64_t func_lo, func_hi;	/* pc range of the cached function */
 	const tk_symbol *func_sym;
+	bool func_set;
 
 	uint64_t dropped;	/* register writes not shown */
 };
@@ -116,91 +131,92 @@ static int hold_event(struct held *h, const tk_event *ev)
 
 /* ---- declarations ---------------------------------------------------------- */
 
-static int declare(struct vcd *v, bool a64)
+static int declare(struct vcd *v)
 {
 	tk_vcd *w = v->w;
 	char name[16];
-	int rc = 0;
+	int rc = tk_vcd_scope(w, "CPU");
 	for (int i = 0; i < TK_REG_COUNT; i++)
 		v->regvar[i] = -1;
-#define VAR(type, width, nm, out) \
+	for (int i = 0; i < 32; i++)
+		v->dvar[i] = v->svar[i] = -1;
+#define INT(width, nm, out) \
 	do { \
 		if (!rc) \
-			rc = tk_vcd_add_var(w, type, width, nm, out); \
+			rc = tk_vcd_add_var(w, "integer", width, nm, out); \
 	} while (0)
-#define REGVAR(reg, nm) \
+#define REGVAR(reg, width, nm) \
 	do { \
 		tk_vcd_var id_; \
-		VAR("reg", 8 * tk_reg_size(reg), nm, &id_); \
+		INT(width, nm, &id_); \
 		if (!rc) \
 			v->regvar[reg] = (int32_t)id_; \
 	} while (0)
+#define STR(nm, out) \
+	do { \
+		if (!rc) \
+			rc = tk_vcd_add_string(w, nm, out); \
+	} while (0)
 
-	unsigned aw = a64 ? 64 : 32;
-	rc = tk_vcd_scope(w, "cpu");
-	VAR("wire", aw, "pc", &v->pc);
-	VAR("wire", 32, "instr", &v->instr);
-	VAR("wire", 1, "executed", &v->executed);
-	VAR("reg", 8 * TEXT_CHARS, "disasm", &v->disasm);
-	VAR("reg", 8 * TEXT_CHARS, "func", &v->func);
-
-	if (!rc)
-		rc = tk_vcd_scope(w, "regs");
-	if (a64) {
+	unsigned aw = v->a64 ? 64 : 32;
+	if (v->a64) {
 		for (int i = 0; i < 31; i++) {
 			snprintf(name, sizeof name, "x%d", i);
-			REGVAR(TK_REG_X0 + i, name);
+			REGVAR(TK_REG_X0 + i, 64, name);
 		}
-		REGVAR(TK_REG_XSP, "sp");
+		REGVAR(TK_REG_XSP, 64, "xsp");
 	} else {
-		for (int i = 0; i < 16; i++) {
+		for (int i = 0; i < 15; i++) {
 			snprintf(name, sizeof name, "r%d", i);
-			REGVAR(TK_REG_R0 + i, name);
+			REGVAR(TK_REG_R0 + i, 32, name);
 		}
 	}
-	REGVAR(TK_REG_PSR, "cpsr");
-	if (!rc)
-		rc = tk_vcd_upscope(w);
-
-	if (!rc)
-		rc = tk_vcd_scope(w, "fpregs");
-	for (int i = 0; i < (a64 ? 32 : 16); i++) {
-		snprintf(name, sizeof name, "%c%d", a64 ? 'v' : 'q', i);
-		REGVAR(TK_REG_V0 + i, name);
+	REGVAR(TK_REG_PSR, 32, "psr");
+	for (int i = 0; i < (v->a64 ? 32 : 16); i++) {
+		tk_vcd_var id;
+		snprintf(name, sizeof name, "d%d", i);
+		INT(64, name, &id);
+		v->dvar[i] = rc ? -1 : (int32_t)id;
 	}
-	if (a64) {
-		REGVAR(TK_REG_FPSR, "fpsr");
-		REGVAR(TK_REG_FPCR, "fpcr");
+	for (int i = 0; i < 32; i++) {
+		tk_vcd_var id;
+		snprintf(name, sizeof name, "s%d", i);
+		INT(32, name, &id);
+		v->svar[i] = rc ? -1 : (int32_t)id;
+	}
+	INT(32, "Cycle", &v->cycle);
+	STR("Function", &v->function);
+	INT(32, "Inst", &v->inst);
+	STR("InstAsm", &v->instasm);
+	if (!rc)
+		rc = tk_vcd_add_var(w, "bit", 1, "InstExecuted", &v->executed);
+	INT(aw, "PC", &v->pc);
+	STR("MemRW", &v->memrw);
+	INT(aw, "MemAddr", &v->memaddr);
+	INT(aw, "MemData", &v->memdata);
+	/* tracekit's own, after Arm's. */
+	INT(8, "MemSize", &v->memsize);
+	if (v->a64) {
+		REGVAR(TK_REG_FPSR, 32, "fpsr");
+		REGVAR(TK_REG_FPCR, 32, "fpcr");
 	} else {
-		REGVAR(TK_REG_FPSCR, "fpscr");
+		REGVAR(TK_REG_FPSCR, 32, "fpscr");
 	}
 	if (!rc)
 		rc = tk_vcd_upscope(w);
-
-	if (!rc)
-		rc = tk_vcd_scope(w, "bus");
-	VAR("wire", aw, "addr", &v->bus_addr);
-	VAR("wire", 8 * BUS_BYTES, "data", &v->bus_data);
-	VAR("wire", 8, "size", &v->bus_size);
-	VAR("wire", 1, "write", &v->bus_write);
-	if (!rc)
-		rc = tk_vcd_upscope(w);
-	if (!rc)
-		rc = tk_vcd_upscope(w);
-#undef VAR
+#undef INT
 #undef REGVAR
+#undef STR
 	return rc;
 }
 
-/* ---- events ---------------------------------------------------------------- */
+/* ---- time ------------------------------------------------------------------ */
 
-/* Move to the event's step; to the next sub-step if asked.  The time never
- * goes back and never stays put when a new slot is asked for: a step
- * crowded with more than SUBSTEPS instructions or transfers (an ES-style
- * trace stamps whole blocks alike, some traces never advance their clock)
- * spills over into the following picoseconds, and the next step starts
- * after them.  Capping the sub-step instead would pile every instruction
- * past the thousandth onto one time, where a viewer shows only the last. */
+/* Move to the step `base`, or, if next_slot and the current slot is used,
+ * to the next 1 ps sub-step.  Time never goes back and never stays put
+ * when a new slot is asked for: a step crowded with more than SUBSTEPS
+ * instructions or transfers spills over into the following picoseconds,
+ * and the next step starts after them. */
 static int step(struct vcd *v, uint64_t base, bool next_slot)
 {
 	uint64_t now = tk_vcd_now(v->w);
@@ -213,49 +229,123 @@ static int step(struct vcd *v, uint64_t base, bool next_slot)
 			t = now + 1;
 		v->base = base;
 		v->have_base = true;
-		v->insn_in_slot = v->bus_in_slot = false;
-	} else if (next_slot) {
+		v->slot_used = false;
+	} else if (next_slot && v->slot_used) {
 		t = now + 1;
-		v->insn_in_slot = v->bus_in_slot = false;
+		v->slot_used = false;
 	}
 	if (t < now)
 		t = now;
 	return tk_vcd_time(v->w, t);
 }
 
-static void set_func(struct vcd *v, uint64_t pc)
+static uint64_t base_of(const struct vcd *v, const tk_event *ev)
+{
+	return v->timestamps ? ev->time : v->ninsn;
+}
+
+/* ---- the bus ---------------------------------------------------------------- */
+
+static void bus_idle(struct vcd *v)
+{
+	tk_vcd_set_string(v->w, v->memrw, "", 0);
+	tk_vcd_set_all(v->w, v->memaddr, TK_VCD_Z);
+	tk_vcd_set_all(v->w, v->memdata, TK_VCD_Z);
+	tk_vcd_set_all(v->w, v->memsize, TK_VCD_Z);
+	v->bus_driven = false;
+}
+
+/* Put the transfers of the instruction now at the current step on the
+ * bus: the first at its time, each further one 1 ps later.  Called when
+ * the next instruction arrives (or at the end), before time moves on. */
+static int flush_bus(struct vcd *v)
+{
+	int rc = 0;
+	for (size_t i = 0; i < v->nxfers && rc == 0; i++) {
+		const struct xfer *x = &v->xfers[i];
+		if (i > 0)
+			rc = step(v, v->base, true);
+		v->slot_used = true;
+		tk_vcd_set_string(v->w, v->memrw, x->write ? "W" : "R", 1);
+		tk_vcd_set_u64(v->w, v->memaddr, x->addr);
+		tk_vcd_set_bytes(v->w, v->memdata, 0, x->val, x->st, v->bus_bytes);
+		tk_vcd_set_u64(v->w, v->memsize, x->size);
+		v->bus_driven = true;
+	}
+	v->nxfers = 0;
+	return rc;
+}
+
+static int on_mem(struct vcd *v, const tk_event *ev)
+{
+	const tk_mem_access *m = &ev->u.mem;
+	uint32_t size = m->size ? m->size : 1;
+	/* An access wider than the bus is several transfers. */
+	for (uint32_t done = 0; done < size; done += v->bus_bytes) {
+		if (v->nxfers == v->xfers_cap) {
+			size_t cap = v->xfers_cap ? 2 * v->xfers_cap : 16;
+			struct xfer *nx = realloc(v->xfers, cap * sizeof *nx);
+			if (!nx)
+				return TK_ERR_NOMEM;
+			v->xfers = nx;
+			v->xfers_cap = cap;
+		}
+		struct xfer *x = &v->xfers[v->nxfers++];
+		uint32_t n = size - done < v->bus_bytes ? size - done : v->bus_bytes;
+		memset(x->val, 0, sizeof x->val);
+		memset(x->st, TK_VCD_KNOWN, sizeof x->st);
+		for (uint32_t i = 0; i < n && m->size; i++) {
+			/* Bus lanes in the trace's byte order: data reads as a number. */
+			uint32_t src = v->big_endian ? done + n - 1 - i : done + i;
+			uint8_t s = m->aborted ? TK_BYTE_UNKNOWN : m->state[src];
+			x->val[i] = m->bytes[src];
+			x->st[i] = s == TK_BYTE_SET ? TK_VCD_KNOWN : TK_VCD_X;
+		}
+		if (m->aborted || !m->size)
+			memset(x->st, TK_VCD_X, n);
+		x->addr = m->addr + done;
+		x->size = (uint8_t)n;
+		x->write = m->write;
+	}
+	return 0;
+}
+
+/* ---- instructions --------------------------------------------------------------- */
+
+static void set_function(struct vcd *v, uint64_t pc)
 {
 	if (!v->cli->symtab)
 		return;
-	if (!(v->func_sym && pc >= v->func_lo && pc < v->func_hi)) {
-		const tk_symbol *s = tk_symtab_containing(v->cli->symtab, pc);
-		v->func_sym = NULL;
-		if (s && s->size) {
-			v->func_sym = s;
-			v->func_lo = s->addr;
-			v->func_hi = s->addr + s->size;
-		}
-		if (s)
-			tk_vcd_set_text(v->w, v->func, s->name, strlen(s->name));
-		else
-			tk_vcd_set_all(v->w, v->func, TK_VCD_X);
+	if (v->func_set && (v->func_sym ? pc >= v->func_lo && pc < v->func_hi : false))
+		return;
+	const tk_symbol *s = tk_symtab_containing(v->cli->symtab, pc);
+	v->func_sym = s && s->size ? s : NULL;
+	if (v->func_sym) {
+		v->func_lo = s->addr;
+		v->func_hi = s->addr + s->size;
 	}
+	v->func_set = true;
+	tk_vcd_set_string(v->w, v->function, s ? s->name : "", s ? strlen(s->name) : 0);
 }
 
-/* The disassembly with runs of white space made one space, trimmed. */
-static size_t squeeze(char *dst, const char *s, size_t n)
+/* The disassembly as Arm's tool shows it: the comment (from ';') dropped,
+ * runs of blanks made one, no blanks at either end. */
+static size_t tidy_disasm(char *dst, size_t cap, const char *s, size_t n)
 {
+	const char *semi = memchr(s, ';', n);
+	if (semi)
+		n = (size_t)(semi - s);
 	size_t k = 0;
-	bool space = false;
-	for (size_t i = 0; i < n && k < TEXT_CHARS; i++) {
+	bool blank = false;
+	for (size_t i = 0; i < n && k < cap; i++) {
 		char c = s[i];
 		if (c == ' ' || c == '\t') {
-			space = k > 0;
+			blank = k > 0;
 			continue;
 		}
-		if (space && k < TEXT_CHARS - 1)
+		if (blank && k < cap - 1)
 			dst[k++] = ' ';
-		space = false;
+		blank = false;
 		dst[k++] = c;
 	}
 	return k;
@@ -264,76 +354,97 @@ static size_t squeeze(char *dst, const char *s, size_t n)
 static int on_insn(struct vcd *v, const tk_event *ev)
 {
 	const tk_insn *in = &ev->u.insn;
+	int rc = flush_bus(v);
 	v->ninsn++;
-	int rc = step(v, v->timestamps ? ev->time : v->ninsn, v->insn_in_slot || v->bus_in_slot);
-	v->insn_in_slot = true;
+	if (!rc)
+		rc = step(v, base_of(v, ev), true);
+	v->slot_used = true;
 	tk_vcd *w = v->w;
 	tk_vcd_set_u64(w, v->pc, in->pc);
 	if (in->nbytes)
-		tk_vcd_set_u64(w, v->instr, tk_insn_encoding(in));
+		tk_vcd_set_u64(w, v->inst, tk_insn_encoding(in));
 	else
-		tk_vcd_set_all(w, v->instr, TK_VCD_X);
+		tk_vcd_set_all(w, v->inst, TK_VCD_X);
 	tk_vcd_set_u64(w, v->executed, in->executed);
-	char text[TEXT_CHARS];
-	tk_vcd_set_text(w, v->disasm, text, squeeze(text, in->disasm, in->disasm_len));
-	set_func(v, in->pc);
-	if (v->bus_driven && !v->bus_in_slot) {
-		tk_vcd_set_all(w, v->bus_addr, TK_VCD_Z);
-		tk_vcd_set_all(w, v->bus_data, TK_VCD_Z);
-		tk_vcd_set_all(w, v->bus_size, TK_VCD_Z);
-		tk_vcd_set_all(w, v->bus_write, TK_VCD_Z);
-		v->bus_driven = false;
-	}
+	tk_vcd_set_u64(w, v->cycle, ev->time);
+	char text[512];
+	tk_vcd_set_string(w, v->instasm, text, tidy_disasm(text, sizeof text, in->disasm,
+							    in->disasm_len));
+	set_function(v, in->pc);
+	if (v->bus_driven)
+		bus_idle(v);	/* a transfer of this one sets it again */
 	return rc;
 }
+
+/* ---- registers ------------------------------------------------------------------- */
 
 /* tk_byte_state -> tk_vcd_state */
 static const uint8_t state_map[3] = {TK_VCD_KEEP, TK_VCD_KNOWN, TK_VCD_X};
 
+/* Copy bytes [lo, lo + n) of vector register r into variable var. */
+static void view_of_vector(struct vcd *v, int32_t var, int r, unsigned lo, unsigned n)
+{
+	if (var < 0)
+		return;
+	uint8_t st[16];
+	for (unsigned i = 0; i < n; i++)
+		st[i] = v->vst[r][lo + i];
+	tk_vcd_set_bytes(v->w, (tk_vcd_var)var, 0, v->vval[r] + lo, st, n);
+}
+
+/* A write to vector register r (bytes [off, off + len)): update its d and
+ * s views that overlap it. */
+static void on_vector(struct vcd *v, int r, const tk_reg_update *u)
+{
+	unsigned off = u->view.offset, len = u->view.len;
+	if (off >= 16)
+		return;
+	if (off + len > 16)
+		len = 16 - off;
+	for (unsigned i = 0; i < len; i++) {
+		uint8_t s = u->state[i];
+		if (s == TK_BYTE_NONE)
+			continue;
+		v->vst[r][off + i] = s == TK_BYTE_SET ? TK_VCD_KNOWN : TK_VCD_X;
+		v->vval[r][off + i] = s == TK_BYTE_SET ? u->value[i] : 0;
+	}
+	if (v->a64) {
+		/* dN and sN are the low 8 and 4 bytes of vN. */
+		if (off < 8)
+			view_of_vector(v, v->dvar[r], r, 0, 8);
+		if (off < 4)
+			view_of_vector(v, v->svar[r], r, 0, 4);
+		return;
+	}
+	/* AArch32: qN holds d(2N), d(2N+1) and s(4N)..s(4N+3). */
+	for (unsigned h = 0; h < 2; h++)
+		if (off < 8 * h + 8 && off + len > 8 * h && 2 * r + (int)h < 16)
+			view_of_vector(v, v->dvar[2 * r + (int)h], r, 8 * h, 8);
+	for (unsigned q = 0; q < 4; q++)
+		if (off < 4 * q + 4 && off + len > 4 * q && 4 * r + (int)q < 32)
+			view_of_vector(v, v->svar[4 * r + (int)q], r, 4 * q, 4);
+}
+
 static int on_reg(struct vcd *v, const tk_event *ev)
 {
 	const tk_reg_update *r = &ev->u.reg;
-	if (r->view.reg >= TK_REG_COUNT || v->regvar[r->view.reg] < 0) {
-		if (r->view.reg != TK_REG_NONE)
+	tk_reg reg = r->view.reg;
+	if (reg >= TK_REG_V0 && reg < TK_REG_V0 + 32) {
+		on_vector(v, (int)(reg - TK_REG_V0), r);
+		return 0;
+	}
+	if (reg >= TK_REG_COUNT || v->regvar[reg] < 0) {
+		if (reg != TK_REG_NONE)
 			v->dropped++;
 		return 0;
 	}
-	int rc = step(v, v->timestamps ? ev->time : v->ninsn, false);
+	/* At the instruction's own time, whatever the bus did. */
 	uint8_t st[TK_REG_MAX_BYTES];
 	unsigned n = r->view.len <= TK_REG_MAX_BYTES ? r->view.len : TK_REG_MAX_BYTES;
 	for (unsigned i = 0; i < n; i++)
 		st[i] = r->state[i] < 3 ? state_map[r->state[i]] : TK_VCD_X;
-	tk_vcd_set_bytes(v->w, (tk_vcd_var)v->regvar[r->view.reg], r->view.offset, r->value, st, n);
-	return rc;
-}
-
-static int on_mem(struct vcd *v, const tk_event *ev)
-{
-	const tk_mem_access *m = &ev->u.mem;
-	uint64_t base = v->timestamps ? ev->time : v->ninsn;
-	int rc = 0;
-	uint32_t size = m->size ? m->size : 1;
-	for (uint32_t done = 0; done < size && rc == 0; done += BUS_BYTES) {
-		rc = step(v, base, v->bus_in_slot);
-		v->bus_in_slot = true;
-		v->bus_driven = true;
-		uint32_t n = size - done < BUS_BYTES ? size - done : BUS_BYTES;
-		uint8_t val[BUS_BYTES] = {0}, st[BUS_BYTES] = {0};
-		for (uint32_t i = 0; i < n && m->size; i++) {
-			/* Bus lanes in the trace's byte order: data reads as a number. */
-			uint32_t src = v->big_endian ? done + n - 1 - i : done + i;
-			uint8_t s = m->aborted ? TK_BYTE_UNKNOWN : m->state[src];
-			val[i] = m->bytes[src];
-			st[i] = s == TK_BYTE_SET ? TK_VCD_KNOWN : TK_VCD_X;
-		}
-		if (m->aborted || !m->size)
-			memset(st, TK_VCD_X, n);
-		tk_vcd_set_u64(v->w, v->bus_addr, m->addr + done);
-		tk_vcd_set_bytes(v->w, v->bus_data, 0, val, st, BUS_BYTES);
-		tk_vcd_set_u64(v->w, v->bus_size, n);
-		tk_vcd_set_u64(v->w, v->bus_write, m->write);
-	}
-	return rc;
+	tk_vcd_set_bytes(v->w, (tk_vcd_var)v->regvar[reg], r->view.offset, r->value, st, n);
+	return 0;
 }
 
 static int on_event(struct vcd *v, const tk_event *ev)
@@ -372,12 +483,24 @@ static bool decide_a64(const struct held *h, size_t n)
 static const char *header_comment(bool timestamps)
 {
 	if (timestamps)
-		return "Time: the trace's timestamps, one unit per ns (nominal). A second\n"
-		       "\tinstruction or bus transfer at the same time follows 1 ps later.\n"
-		       "\tText variables (disasm, func) are 8-bit ASCII, right-aligned.";
-	return "Time: instruction N of the trace at N ns. A second bus transfer of\n"
-	       "\tone instruction follows 1 ps later.\n"
-	       "\tText variables (disasm, func) are 8-bit ASCII, right-aligned.";
+		return "Generated by tracekit vcd, with the signals of Arm's tarmac-vcd.\n"
+		       "\tTime: the trace's timestamps, one unit per ns (nominal). A\n"
+		       "\tfurther instruction or bus transfer at the same time follows 1 ps later.";
+	return "Generated by tracekit vcd, with the signals of Arm's tarmac-vcd.\n"
+	       "\tTime: instruction N of the trace at N ns. A further bus transfer\n"
+	       "\tof one instruction follows 1 ps later.";
+}
+
+/* TRACE.vcd, as Arm's tool names its default output. */
+static char *default_output(const char *trace)
+{
+	size_t n = strlen(trace);
+	char *p = malloc(n + 5);
+	if (p) {
+		memcpy(p, trace, n);
+		memcpy(p + n, ".vcd", 5);
+	}
+	return p;
 }
 
 int tk_cmd_vcd(int argc, char **argv)
@@ -392,15 +515,17 @@ int tk_cmd_vcd(int argc, char **argv)
 		.usage = "[OPTIONS] TRACE",
 		.summary =
 		"Translate the trace into an IEEE 1364 Value Change Dump (for GTKWave and\n"
-		"other waveform viewers).  Module cpu: pc, instr (encoding), executed,\n"
-		"disasm and func (the function containing pc, with --image; both text:\n"
-		"8-bit ASCII, show them with an ASCII data format); cpu.regs: x0-x30, sp\n"
-		"(or r0-r15 for an AArch32 trace) and cpsr; cpu.fpregs: v0-v31 (or\n"
-		"q0-q15), fpsr, fpcr (or fpscr); cpu.bus: addr, data, size, write, all z\n"
-		"when idle.  Values the trace has not shown are x.  Time: instruction N at\n"
-		"N ns; a further bus transfer of the same instruction 1 ps later each.\n"
-		"The index options are accepted for compatibility: vcd reads the trace\n"
-		"directly and needs no index.",
+		"other waveform viewers), written to TRACE.vcd unless -o says otherwise.\n"
+		"The signals are those of Arm's tarmac-vcd, in module CPU: x0-x30, xsp,\n"
+		"psr, d0-d31, s0-s31 (AArch32: r0-r14, psr, d0-d15, s0-s31), Cycle (the\n"
+		"trace's timestamp), Function (the function containing PC, with --image),\n"
+		"Inst (encoding), InstAsm (disassembly), InstExecuted, PC, and a memory\n"
+		"bus: MemRW (\"R\", \"W\" or \"\" when idle), MemAddr, MemData; then\n"
+		"tracekit's MemSize and fpsr, fpcr (AArch32: fpscr).  Function, InstAsm\n"
+		"and MemRW are GTKWave string variables.  Values the trace has not shown\n"
+		"are x.  Time: instruction N at N ns; a further bus transfer of the same\n"
+		"instruction 1 ps later each.  The index options are accepted for\n"
+		"compatibility: vcd reads the trace directly and needs no index.",
 		.options_help =
 		"  --no-date                write no creation date: the same input gives the\n"
 		"                           same output, byte for byte\n"
@@ -422,16 +547,31 @@ int tk_cmd_vcd(int argc, char **argv)
 			fprintf(stderr, "%s: vcd uses no index: nothing to do\n", cli.prog);
 		return TK_EXIT_OK;
 	}
-	if (tk_cli_load_image(&cli))
+	char *default_out = NULL;
+	if (!cli.output && strcmp(cli.trace, "-") != 0) {
+		if (!(default_out = default_output(cli.trace))) {
+			tk_cli_error(&cli, "out of memory");
+			return TK_EXIT_FAIL;
+		}
+		cli.output = default_out;
+	}
+	if (tk_cli_load_image(&cli)) {
+		free(default_out);
 		return TK_EXIT_FAIL;
+	}
 	tk_source *src;
-	if (tk_cli_open_trace(&cli, &src))
+	if (tk_cli_open_trace(&cli, &src)) {
+		tk_cli_fini(&cli);
+		free(default_out);
 		return TK_EXIT_FAIL;
+	}
 	if (!(cli.tinfo.caps & TK_CAP_REGS) || !(cli.tinfo.caps & TK_CAP_INSNS)) {
 		tk_cli_error(&cli, "%s: a %s trace has no %s: nothing to write as a VCD "
 			     "(see 'tracekit formats')", cli.trace, cli.tinfo.format,
 			     cli.tinfo.caps & TK_CAP_INSNS ? "register values" : "instructions");
 		tk_source_free(src);
+		tk_cli_fini(&cli);
+		free(default_out);
 		return TK_EXIT_FAIL;
 	}
 
@@ -484,8 +624,14 @@ int tk_cmd_vcd(int argc, char **argv)
 	vo.timescale = "1 ps";
 	if (tk_vcd_new(fp, &vo, &v.w) < 0)
 		goto oom;
-	if (declare(&v, decide_a64(held, nheld)) < 0 || tk_vcd_begin(v.w) < 0)
+	v.a64 = decide_a64(held, nheld);
+	v.bus_bytes = v.a64 ? 8 : 4;
+	if (declare(&v) < 0 || tk_vcd_begin(v.w) < 0)
 		goto io;
+	/* Before the first instruction: time 0, the bus idle. */
+	if (step(&v, 0, false) < 0)
+		goto io;
+	bus_idle(&v);
 
 	int out_rc = 0;
 	for (size_t i = 0; i < nheld && out_rc == 0; i++)
@@ -495,7 +641,9 @@ int tk_cmd_vcd(int argc, char **argv)
 		out_rc = on_event(&v, &ev);
 	if (rc < 0)
 		goto done;	/* tk_cli_next printed it */
-	if (out_rc < 0 || tk_vcd_finish(v.w) < 0)
+	if (out_rc == TK_ERR_NOMEM)
+		goto oom;
+	if (out_rc < 0 || flush_bus(&v) < 0 || tk_vcd_finish(v.w) < 0)
 		goto io;
 	if (cli.verbose) {
 		fprintf(stderr, "%s: %llu instructions", cli.prog, (unsigned long long)v.ninsn);
@@ -517,18 +665,16 @@ done:
 	for (size_t i = 0; i < nheld; i++)
 		free(held[i].ev);
 	free(held);
+	free(v.xfers);
 	tk_vcd_free(v.w);
 	tk_cli_close_trace(&cli, src);
 	if (fp) {
-		if (status != TK_EXIT_OK && fp != stdout && !ferror(fp)) {
-			/* Make tk_cli_close_output() drop its temporary file. */
-			close(fileno(fp));
-			fputc('\n', fp);
-			fflush(fp);
-		}
-		if (tk_cli_close_output(&cli, fp))
+		if (status != TK_EXIT_OK)
+			tk_cli_discard_output(&cli, fp);
+		else if (tk_cli_close_output(&cli, fp))
 			status = TK_EXIT_FAIL;
 	}
 	tk_cli_fini(&cli);
+	free(default_out);
 	return status;
 }

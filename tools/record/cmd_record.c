@@ -8,11 +8,13 @@
  * line, except -o/--output (anywhere before a "--").
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "record.h"
 
 #ifndef TK_HAVE_UNICORN
@@ -50,24 +52,33 @@ static const char help_text[] =
 	"                        the ELF header and build attributes)\n"
 	"  --cpu=CPU             cortex-a53/a57/a72 (AArch64), cortex-a7/a8/a9/a15,\n"
 	"                        cortex-r5/r5f, cortex-m0/m3/m4/m7/m33, or max\n"
-	"  --max-insns=N         stop after N instructions\n"
+	"  --max-insns=N         stop after N instructions (0, the default: no limit)\n"
+	"  --max-trace-size=N    stop once the trace has reached N bytes (default 10G;\n"
+	"                        K, M, G suffixes; 0: no limit): a program stuck in\n"
+	"                        a loop cannot fill the disk\n"
 	"  --allow-fs            let the program open files outside the working\n"
 	"                        directory\n"
 	"  --host-time           semihosting clocks use the host's time (the trace\n"
 	"                        is then no longer reproducible); by default one\n"
 	"                        instruction is one tick of a 100 MHz clock\n"
-	"  --stack-size=N        stack size (default 1M)\n"
-	"  --heap-size=N         heap size (default 64M)\n"
+	"  --stack-size=N        stack size (default 1M; 1 byte to 1T)\n"
+	"  --heap-size=N         heap size (default 64M; 1 byte to 1T)\n"
 	"  --all-regs            compare every register after every instruction\n"
 	"                        (slow; the same trace, for testing the recorder)\n"
 	"  -v, --verbose         print a summary (instructions, speed) at the end\n"
 	"  -q, --quiet           no message when --max-insns stops the program\n"
 	"  --help                show this help\n"
+	"  --version             show the version\n"
 	"\n"
 	"Exit status: the program's, if it exits; 0 if --max-insns stopped it;\n"
 	"1 if it faulted (the trace ends with the faulting instruction and an E\n"
-	"line; the fault is described on stderr) or could not be run; 2 for a\n"
-	"bad command line.\n";
+	"line; the fault is described on stderr), reached --max-trace-size, or\n"
+	"could not be run; 2 for a bad command line.  Ctrl-C (SIGINT), SIGTERM or\n"
+	"SIGHUP stop the program: the trace so far is kept at FILE, complete up\n"
+	"to its last instruction, and tracekit then dies of the signal (a second\n"
+	"one ends it at once).  An output that cannot be written (a directory,\n"
+	"a read-only file, a missing directory) is refused before the program\n"
+	"runs.\n";
 
 struct cpu {
 	const char *name;
@@ -101,7 +112,7 @@ struct opts {
 	const char *output;
 	const char *arch;
 	const char *cpu;
-	uint64_t max_insns;
+	uint64_t max_insns, max_bytes;
 	uint64_t stack_size, heap_size;
 	bool allow_fs, host_time, all_regs;
 	int verbose;
@@ -137,11 +148,17 @@ static int parse_size(const char *s, uint64_t *out)
 		shift = 20, end++;
 	else if (*end == 'g' || *end == 'G')
 		shift = 30, end++;
+	else if (*end == 't' || *end == 'T')
+		shift = 40, end++;
 	if (*end || (shift && v > (~0ull >> shift)))
 		return -1;
 	*out = (uint64_t)v << shift;
 	return 0;
 }
+
+/* The largest heap or stack: far below where the rounding to pages and
+ * the layout arithmetic could wrap. */
+#define MAX_REGION_SIZE (1ull << 40)
 
 /* An option with a value: "--name=V", "--name V" or "-o V". */
 static const char *opt_value(int argc, char **argv, int *i, const char *name)
@@ -170,6 +187,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->prog = argv[0];
 	o->stack_size = 1ull << 20;
 	o->heap_size = 64ull << 20;
+	o->max_bytes = 10ull << 30;
 	o->pargv = calloc((size_t)argc + 1, sizeof *o->pargv);
 	if (!o->pargv)
 		return TK_EXIT_FAIL;
@@ -188,6 +206,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				o->pargv[o->pargc++] = argv[i];
 			}
 			continue;
+		}
+		if (!strcmp(a, "--version")) {
+			tk_cli_print_version(o->prog);
+			exit(TK_EXIT_OK);
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			printf(usage_text, o->prog);
@@ -213,20 +235,30 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (!(o->cpu = opt_value(argc, argv, &i, "--cpu")))
 				return usage_error(o->prog, "missing value for", a);
 		} else if (is_opt(a, "--max-insns") || is_opt(a, "--stack-size") ||
-			   is_opt(a, "--heap-size")) {
+			   is_opt(a, "--heap-size") || is_opt(a, "--max-trace-size")) {
 			const char *name = is_opt(a, "--max-insns") ? "--max-insns"
-					   : is_opt(a, "--stack-size") ? "--stack-size" : "--heap-size";
+					   : is_opt(a, "--stack-size") ? "--stack-size"
+					   : is_opt(a, "--heap-size") ? "--heap-size" : "--max-trace-size";
 			uint64_t n;
 			if (!(v = opt_value(argc, argv, &i, name)))
 				return usage_error(o->prog, "missing value for", a);
 			if (parse_size(v, &n) != 0)
 				return usage_error(o->prog, "bad number:", v);
-			if (name[2] == 'm')
+			if (!strcmp(name, "--max-insns")) {
 				o->max_insns = n;
-			else if (name[2] == 's')
-				o->stack_size = n;
-			else
-				o->heap_size = n;
+			} else if (!strcmp(name, "--max-trace-size")) {
+				o->max_bytes = n;
+			} else {
+				if (n == 0 || n > MAX_REGION_SIZE) {
+					fprintf(stderr, "%s: %s=%s: the size must be from 1 byte to 1T\n",
+						o->prog, name, v);
+					return TK_EXIT_USAGE;
+				}
+				if (name[2] == 's')
+					o->stack_size = n;
+				else
+					o->heap_size = n;
+			}
 		} else if (!strcmp(a, "--allow-fs")) {
 			o->allow_fs = true;
 		} else if (!strcmp(a, "--all-regs")) {
@@ -404,6 +436,42 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+static const char *sig_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP"
+								     : "a signal";
+}
+
+/* The first SIGINT/SIGTERM/SIGHUP stops the program at its next
+ * instruction (the trace is then finished and kept); a second one ends
+ * tracekit at once, removing a temporary output file. */
+static void on_signal(int sig)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	rec_signal = sig;
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = tk_out_signal_cleanup;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old, sa;
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;	/* nohup: leave it ignored */
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;	/* no SA_RESTART: a console read returns */
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 static int run(struct opts *o)
 {
 	char err[512];
@@ -433,6 +501,7 @@ static int run(struct opts *o)
 	memset(&r, 0, sizeof r);
 	r.profile = profile;
 	r.max_insns = o->max_insns;
+	r.max_bytes = o->max_bytes;
 	r.all_regs = o->all_regs;
 	int rc = TK_EXIT_FAIL;
 	tk_cli cli;
@@ -470,6 +539,7 @@ static int run(struct opts *o)
 		fprintf(stderr, "%s: out of memory\n", o->prog);
 		goto out;
 	}
+	tk_out_protect(o->program);
 	fp = tk_cli_open_output(&cli);
 	if (!fp)
 		goto out;
@@ -481,6 +551,7 @@ static int run(struct opts *o)
 		fprintf(stderr, "%s: cannot set up tracing in the emulator\n", o->prog);
 		goto out;
 	}
+	catch_signals();
 
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -507,6 +578,18 @@ static int run(struct opts *o)
 			fprintf(stderr, "%s: stopped after %llu instructions (--max-insns)\n", o->prog,
 				(unsigned long long)n);
 		rc = TK_EXIT_OK;
+		break;
+	case REC_STOP_SIZE:
+		fprintf(stderr, "%s: the trace reached %llu bytes (--max-trace-size): stopped after "
+			"%llu instructions; the trace so far is in %s\n", o->prog,
+			(unsigned long long)o->max_bytes, (unsigned long long)n, o->output);
+		rc = TK_EXIT_FAIL;
+		break;
+	case REC_STOP_SIGNAL:
+		fprintf(stderr, "%s: interrupted by %s after %llu instructions: the trace so far is "
+			"in %s\n", o->prog, sig_name((int)rec_signal), (unsigned long long)n,
+			!strcmp(o->output, "-") ? "standard output" : o->output);
+		rc = 128 + (int)rec_signal;
 		break;
 	default:
 		fprintf(stderr, "%s: %s: %s (after %llu instructions)\n", o->prog, o->program,
@@ -539,6 +622,13 @@ int tk_cmd_record(int argc, char **argv)
 	else if (rc == 0)
 		rc = run(&o);
 	free(o.pargv);
+	if (rec_signal) {
+		/* The trace is safe: die of the signal, so that a shell or a
+		 * make running us sees the interruption. */
+		fflush(NULL);
+		signal((int)rec_signal, SIG_DFL);
+		raise((int)rec_signal);
+	}
 	return rc;
 }
 

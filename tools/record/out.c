@@ -42,6 +42,7 @@ void rec_out_flush(rec_out *o)
 {
 	if (o->len && !o->failed && fwrite(o->buf, 1, o->len, o->fp) != o->len)
 		o->failed = true;
+	o->written += o->len;
 	o->len = 0;
 }
 

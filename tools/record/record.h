@@ -109,6 +109,7 @@ typedef struct rec_out {
 	char ts[32];
 	int tslen;
 	uint64_t count;
+	uint64_t written;	/* bytes flushed to fp */
 } rec_out;
 
 int rec_out_init(rec_out *o, FILE *fp);

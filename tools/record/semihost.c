@@ -7,7 +7,9 @@
  * program's buffering, and hence its trace, does not depend on where
  * tracekit's output goes.  Time is derived from the instruction count (one
  * instruction = one tick of a 100 MHz clock) unless --host-time is given.
- * Files are confined to the working directory unless --allow-fs.
+ * Files are confined to the working directory unless --allow-fs (see
+ * confine.h); a name with a NUL byte inside its given length is refused
+ * (EINVAL), never cut short.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "confine.h"
 #include "trace.h"
 
 enum {
@@ -53,7 +56,7 @@ struct rec_semihost {
 	char *cmdline;
 	struct sh_file f[MAX_FILES];	/* handle = index; 0 unused */
 	int err;		/* errno of the last failed call */
-	char cwd[PATH_MAX];
+	rec_confine files;	/* the program's files, confined */
 	struct timespec start;
 	bool warned[256];
 };
@@ -87,8 +90,8 @@ rec_semihost *rec_semihost_new(bool allow_fs, bool host_time, bool console_stder
 	s->allow_fs = allow_fs;
 	s->console_stderr = console_stderr;
 	s->host_time = host_time;
-	if (!getcwd(s->cwd, sizeof s->cwd))
-		strcpy(s->cwd, "/nonexistent");
+	/* Without a working directory to stay beneath, every name fails. */
+	rec_confine_init(&s->files, allow_fs);
 	clock_gettime(CLOCK_MONOTONIC, &s->start);
 	/* The command line, each argument quoted as rec_semihost_arg_quote
 	 * says (cmd_record.c has refused the ones that cannot be passed). */
@@ -124,6 +127,7 @@ void rec_semihost_free(rec_semihost *s)
 	for (int i = 1; i < MAX_FILES; i++)
 		if (s->f[i].kind == F_HOST)
 			close(s->f[i].fd);
+	rec_confine_fini(&s->files);
 	free(s->cmdline);
 	free(s);
 }
@@ -181,9 +185,12 @@ static uint64_t minus_one(const rec *r)
 	return r->profile == REC_PROFILE_A64 ? ~0ull : 0xFFFFFFFFull;
 }
 
-/* A NUL-terminated copy of len bytes of guest memory (len 0: up to NUL). */
-static char *guest_string(rec *r, uint64_t addr, uint64_t len)
+/* A NUL-terminated copy of len bytes of guest memory (len 0: up to NUL).
+ * NULL with *err set: EFAULT (unmapped, too long), EINVAL (a NUL inside
+ * the len bytes: a name must not be cut short silently). */
+static char *guest_string(rec *r, uint64_t addr, uint64_t len, int *err)
 {
+	*err = EFAULT;
 	if (len >= MAX_NAME)
 		return NULL;
 	char *s = malloc(MAX_NAME);
@@ -192,6 +199,11 @@ static char *guest_string(rec *r, uint64_t addr, uint64_t len)
 	if (len) {
 		if (rec_mem_read(&r->mem, addr, s, (size_t)len)) {
 			free(s);
+			return NULL;
+		}
+		if (memchr(s, 0, (size_t)len)) {
+			free(s);
+			*err = EINVAL;
 			return NULL;
 		}
 		s[len] = 0;
@@ -210,43 +222,6 @@ static char *guest_string(rec *r, uint64_t addr, uint64_t len)
 }
 
 /* ---- files ---- */
-
-static bool inside(const rec_semihost *s, const char *resolved)
-{
-	size_t n = strlen(s->cwd);
-	return !strncmp(resolved, s->cwd, n) &&
-	       (resolved[n] == 0 || resolved[n] == '/' || (n == 1 && s->cwd[0] == '/'));
-}
-
-/* Without --allow-fs a program may only name files below the working
- * directory: relative names, no "..", and no symbolic link leading out. */
-static bool path_allowed(const rec_semihost *s, const char *name)
-{
-	if (s->allow_fs)
-		return true;
-	if (!*name || name[0] == '/')
-		return false;
-	for (const char *p = name; *p;) {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return false;
-		p += n;
-		while (*p == '/')
-			p++;
-	}
-	char buf[PATH_MAX];
-	if (realpath(name, buf))
-		return inside(s, buf);
-	/* A file still to be created: check its directory. */
-	char dir[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s", name);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		return true;
-	*slash = 0;
-	return realpath(dir, buf) && inside(s, buf);
-}
 
 static int new_handle(rec_semihost *s)
 {
@@ -269,9 +244,10 @@ static uint64_t sys_open(rec *r, uint64_t block)
 	uint64_t a[3];
 	if (args(r, block, a, 3))
 		return minus_one(r);
-	char *name = guest_string(r, a[0], a[2]);
+	int gerr;
+	char *name = guest_string(r, a[0], a[2], &gerr);
 	if (!name) {
-		s->err = EFAULT;
+		s->err = gerr;
 		return minus_one(r);
 	}
 	uint64_t mode = a[1];
@@ -292,15 +268,13 @@ static uint64_t sys_open(rec *r, uint64_t block)
 		} else {
 			s->err = EACCES;
 		}
-	} else if (!path_allowed(s, name)) {
-		s->err = EACCES;
 	} else {
 		static const int flags[3] = {O_RDONLY, O_WRONLY | O_CREAT | O_TRUNC,
 					     O_WRONLY | O_CREAT | O_APPEND};
 		int fl = flags[mode / 4];
 		if (mode & 2)	/* the "+" modes */
 			fl = (fl & ~(O_WRONLY | O_RDONLY)) | O_RDWR;
-		int fd = open(name, fl | O_CLOEXEC, 0644);
+		int fd = rec_confine_open(&s->files, name, fl, 0644);
 		if (fd < 0) {
 			s->err = errno;
 		} else {
@@ -471,14 +445,14 @@ static uint64_t sys_remove_rename(rec *r, uint64_t op, uint64_t block)
 	int n = op == SYS_REMOVE ? 2 : 4;
 	if (args(r, block, a, n))
 		return minus_one(r);
-	char *from = guest_string(r, a[0], a[1]);
-	char *to = op == SYS_RENAME ? guest_string(r, a[2], a[3]) : NULL;
+	int ferr = 0, terr = 0;
+	char *from = guest_string(r, a[0], a[1], &ferr);
+	char *to = op == SYS_RENAME ? guest_string(r, a[2], a[3], &terr) : NULL;
 	uint64_t ret = minus_one(r);
 	if (!from || (op == SYS_RENAME && !to)) {
-		s->err = EFAULT;
-	} else if (!path_allowed(s, from) || (to && !path_allowed(s, to))) {
-		s->err = EACCES;
-	} else if ((op == SYS_REMOVE ? unlink(from) : rename(from, to)) != 0) {
+		s->err = !from ? ferr : terr;
+	} else if ((op == SYS_REMOVE ? rec_confine_unlink(&s->files, from)
+				     : rec_confine_rename(&s->files, from, to)) != 0) {
 		s->err = errno;
 	} else {
 		ret = 0;
@@ -570,7 +544,8 @@ uint64_t rec_semihost_call(rec *r, uint64_t op, uint64_t param)
 			console_write(s, &c, 1, false);
 		return 0;
 	case SYS_WRITE0: {
-		char *str = guest_string(r, param, 0);
+		int gerr;
+		char *str = guest_string(r, param, 0, &gerr);
 		if (str)
 			console_write(s, str, strlen(str), false);
 		free(str);

@@ -116,11 +116,21 @@ static void put_insn_line(rec *r, const rec_insn *in, bool exec)
 	o->len = (size_t)(p - o->buf);
 }
 
-/* Count one more instruction; false (and stop) at --max-insns. */
+volatile sig_atomic_t rec_signal;
+
+/* Count one more instruction; false (and stop) at --max-insns,
+ * --max-trace-size or a signal. */
 static bool tick(rec *r)
 {
-	if (r->max_insns && r->out.count >= r->max_insns) {
-		r->stop = REC_STOP_LIMIT;
+	enum rec_stop why = REC_STOP_NONE;
+	if (r->max_insns && r->out.count >= r->max_insns)
+		why = REC_STOP_LIMIT;
+	else if (r->max_bytes && r->out.written + r->out.len >= r->max_bytes)
+		why = REC_STOP_SIZE;
+	else if (rec_signal)
+		why = REC_STOP_SIGNAL;
+	if (why != REC_STOP_NONE) {
+		r->stop = why;
 		r->stopping = true;
 		uc_emu_stop(r->uc);
 		return false;

@@ -3,6 +3,8 @@
 #ifndef TRACEKIT_TOOLS_RECORD_TRACE_H
 #define TRACEKIT_TOOLS_RECORD_TRACE_H
 
+#include <signal.h>
+
 #include "record.h"
 #include "rstate.h"
 
@@ -11,7 +13,12 @@ enum rec_stop {
 	REC_STOP_EXIT,		/* the program called SYS_EXIT */
 	REC_STOP_LIMIT,		/* --max-insns reached */
 	REC_STOP_FAULT,		/* an exception or a bad memory access */
+	REC_STOP_SIZE,		/* --max-trace-size reached */
+	REC_STOP_SIGNAL,	/* SIGINT, SIGTERM or SIGHUP */
 };
+
+/* The signal that interrupted the recording, or 0 (set by a handler). */
+extern volatile sig_atomic_t rec_signal;
 
 typedef struct rec {
 	struct uc_struct *uc;
@@ -29,6 +36,7 @@ typedef struct rec {
 	uint8_t itstate;	/* Thumb IT block state, as ITSTATE<7:0> */
 	uint64_t seq_next;	/* the address after the last instruction */
 	uint64_t max_insns;	/* 0: no limit */
+	uint64_t max_bytes;	/* --max-trace-size; 0: no limit */
 	bool stopping;
 	bool resume;		/* a semihosting call moved the pc ... */
 	uint64_t resume_pc;	/* ... here, and nothing ran since */

@@ -3,9 +3,9 @@
  * (time per call stack), each made once from the index's call tree and
  * kept as JSON text.
  *
- * For an activation, total time is its exit time less its entry time (as
- * tarmac-profile counts) and total instructions its instructions, first
- * and last included; self is total less the direct callees' totals.  A
+ * For an activation, total time is its exit time less its entry time, plus
+ * one (its first and last instruction both count, as tarmac-profile counts)
+ * and total instructions its instructions, first and last included; self is total less the direct callees' totals.  A
  * flame graph frame is one distinct call stack; its activations are
  * listed (the first 64 ids) so that a click can jump to one.
  */
@@ -98,7 +98,7 @@ static void table_free(table *tb)
 
 static uint64_t span_time(const tk_call *c)
 {
-	return c->exit.time > c->entry.time ? c->exit.time - c->entry.time : 0;
+	return c->exit.time >= c->entry.time ? c->exit.time - c->entry.time + 1 : 0;
 }
 
 static uint64_t span_insns(const tk_call *c)

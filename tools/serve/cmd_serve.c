@@ -264,12 +264,17 @@ static void open_page(const char *url, tk_cli *cli)
 		tk_cli_error(cli, "cannot start xdg-open: %s", strerror(errno));
 }
 
+/* open_trace: --help or --version was answered: stop, exit 0. */
+#define OPEN_DONE (-1)
+
 static int open_trace(tks_trace *t, char **argv, const tk_cli_spec *spec, uint32_t id)
 {
 	int argc = 0;
 	while (argv[argc])
 		argc++;
 	tk_status st = tk_cli_parse(&t->cli, argc, argv, spec);
+	if (st == TK_ST_DONE)
+		return OPEN_DONE;
 	if (st != TK_ST_OK)
 		return tk_cli_exit(st);
 	t->id = id;
@@ -341,6 +346,10 @@ int tk_cmd_serve(int argc, char **argv)
 		server.ntraces = (uint32_t)i + 1;
 	}
 	tk_cli *cli = &server.traces[0].cli;
+	if (rc == OPEN_DONE) {
+		rc = TK_EXIT_OK;
+		goto out;
+	}
 	if (rc != TK_EXIT_OK || cli->only_index)
 		goto out;
 	for (tk_reg r = 0; r < TK_REG_COUNT; r++)

@@ -84,6 +84,11 @@ static const char *sniff_binary(const char *d, size_t n)
 	return NULL;
 }
 
+const char *tk_tarmac_sniff_binary(const void *head, size_t n)
+{
+	return sniff_binary(head, n);
+}
+
 static int sniff(tarmac_source *ts)
 {
 	const char *d;

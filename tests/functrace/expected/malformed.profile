@@ -1,3 +1,3 @@
 Address     Count       Time        Function name
-0x0         1           4
-0x1000      1           4           main
+0x0         1           5
+0x1000      1           5           main
