@@ -5,8 +5,7 @@
  * --image as another name for --exe), same output byte for byte (see
  * include/tracekit/dwarf.h for how the answers are chosen).  Addresses come
  * from the arguments, or from standard input a line at a time (as binutils
- * reads them: lines of up to 99 characters, each parsed as hexadecimal like
- * strtoul).
+ * reads them: lines of up to 99 characters, each parsed as hexadecimal).
  *
  * Output is buffered, but flushed before every read of standard input that
  * would block, so it works as a coprocess (one address in, its answer out)
@@ -142,6 +141,20 @@ static int answer(tk_dwarf *d, const struct opts *op, uint64_t pc, struct out *o
 		}
 	}
 	return 0;
+}
+
+/* An address as binutils 2.40 reads it: hexadecimal, "0x" optional, after
+ * blanks; one '+' is skipped; a leading '-' gives 0; overflow gives all
+ * ones; parsing stops at the first character that is not a digit. */
+static uint64_t parse_address(const char *s)
+{
+	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		s++;
+	if (*s == '-')
+		return 0;
+	if (*s == '+')
+		s++;
+	return strtoul(s, NULL, 16);
 }
 
 /* Standard input, read in blocks; lines cut as fgets(buf, 100) cuts them. */
@@ -285,7 +298,7 @@ int tk_cmd_addr2line(int argc, char **argv)
 	if (optind < argc) {
 		for (int i = optind; i < argc && status == TK_EXIT_OK; i++) {
 			o.len = 0;
-			if (answer(d, &op, strtoul(argv[i], NULL, 16), &o))
+			if (answer(d, &op, parse_address(argv[i]), &o))
 				status = TK_EXIT_FAIL;
 			fwrite(o.s, 1, o.len, stdout);
 		}
@@ -294,7 +307,7 @@ int tk_cmd_addr2line(int argc, char **argv)
 		char line[100];
 		while (status == TK_EXIT_OK && next_chunk(&in, line)) {
 			o.len = 0;
-			if (answer(d, &op, strtoul(line, NULL, 16), &o))
+			if (answer(d, &op, parse_address(line), &o))
 				status = TK_EXIT_FAIL;
 			fwrite(o.s, 1, o.len, stdout);
 		}
