@@ -15,13 +15,14 @@
 enum {
 	OPT_IMAGE = 1000, OPT_LOAD_OFFSET, OPT_LI, OPT_BI, OPT_IMPLICIT_THUMB,
 	OPT_PROGRESS, OPT_INDEX, OPT_FORCE_INDEX, OPT_NO_INDEX, OPT_ONLY_INDEX,
-	OPT_DEBUG, OPT_HELP, OPT_DEMANGLE,
+	OPT_DEBUG, OPT_HELP, OPT_DEMANGLE, OPT_SOURCE_LINES,
 };
 
 static const struct option common_opts[] = {
 	{"image", required_argument, NULL, OPT_IMAGE},
 	{"load-offset", required_argument, NULL, OPT_LOAD_OFFSET},
 	{"demangle", no_argument, NULL, OPT_DEMANGLE},
+	{"source-lines", no_argument, NULL, OPT_SOURCE_LINES},
 	{"li", no_argument, NULL, OPT_LI},
 	{"bi", no_argument, NULL, OPT_BI},
 	{"implicit-thumb", no_argument, NULL, OPT_IMPLICIT_THUMB},
@@ -60,6 +61,8 @@ static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
 		printf("  --image=ELF              ELF image of the traced program, for symbols\n"
 		       "  --load-offset=N          add N to the image's symbol addresses\n"
 		       "  --demangle               show C++ symbol names demangled\n");
+	if (spec->flags & TK_CLI_SOURCE_LINES)
+		printf("  --source-lines           add FILE:LINE from the image's DWARF\n");
 	if (spec->flags & TK_CLI_TRACE)
 		printf("  --li, --bi               the traced CPU is little-endian (default) / big-endian\n"
 		       "  --implicit-thumb         instruction lines without a state letter are Thumb\n");
@@ -111,6 +114,8 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 			continue;
 		if (!(spec->flags & TK_CLI_INDEX) && v >= OPT_INDEX && v <= OPT_ONLY_INDEX)
 			continue;
+		if (!(spec->flags & TK_CLI_SOURCE_LINES) && v == OPT_SOURCE_LINES)
+			continue;
 		opts[n++] = common_opts[i];
 	}
 	for (size_t i = 0; i < nextra; i++)
@@ -132,6 +137,7 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 			}
 			break;
 		case OPT_DEMANGLE: cli->demangle = true; break;
+		case OPT_SOURCE_LINES: cli->source_lines = true; break;
 		case OPT_LI: cli->endian = 'l'; break;
 		case OPT_BI: cli->endian = 'b'; break;
 		case OPT_IMPLICIT_THUMB: cli->implicit_thumb = true; break;
@@ -169,6 +175,10 @@ void tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *spec)
 	}
 	free(opts);
 
+	if (cli->source_lines && !cli->image) {
+		tk_cli_error(cli, "--source-lines needs --image=ELF");
+		exit(TK_EXIT_USAGE);
+	}
 	if (cli->force_index + cli->no_index > 1) {
 		tk_cli_error(cli, "--force-index and --no-index contradict each other");
 		exit(TK_EXIT_USAGE);

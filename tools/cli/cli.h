@@ -36,6 +36,7 @@ enum {
 	TK_CLI_STDIN = 1 << 4,	 /* TRACE may be omitted: read standard input */
 	TK_CLI_IN_ORDER = 1 << 5, /* options stop at the first non-option
 				  * (default: options may follow TRACE) */
+	TK_CLI_SOURCE_LINES = 1 << 6, /* --source-lines (with --image) */
 };
 
 typedef struct tk_cli tk_cli;
@@ -62,6 +63,7 @@ struct tk_cli {
 	const char *image;	/* --image */
 	uint64_t load_offset;	/* --load-offset */
 	bool demangle;		/* --demangle: C++ names demangled */
+	bool source_lines;	/* --source-lines: FILE:LINE from DWARF */
 	int endian;		/* 0 default, 'l' for --li, 'b' for --bi */
 	bool implicit_thumb;
 	int verbose;		/* -v count */
