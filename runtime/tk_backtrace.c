@@ -38,16 +38,25 @@
 #error "tk_backtrace: unsupported target (AArch64, Arm, x86-64)"
 #endif
 
+#if defined(__clang__)
+#define TK_BT_NOINLINE __attribute__((noinline))
+#else
+#define TK_BT_NOINLINE __attribute__((noinline, noclone))
+#endif
+
 /* Store the return addresses of the frames above `fp`'s frame, skipping
  * `skip` of them, into buf; return how many. */
-__attribute__((noinline, noclone)) static int walk(uintptr_t fp, unsigned skip, void **buf,
+TK_BT_NOINLINE static int walk(uintptr_t fp, unsigned skip, void **buf,
 						   int max)
 {
 	int n = 0;
 	while (n < max) {
 		if (fp == 0 || fp % TK_BT_ALIGN != 0)
 			break;
-		uintptr_t ra = TK_BT_RA(fp) & ~(uintptr_t)1;
+		uintptr_t ra = TK_BT_RA(fp);
+#if defined(__arm__)
+		ra &= ~(uintptr_t)1;	/* the Thumb bit */
+#endif
 		uintptr_t next = TK_BT_NEXT(fp);
 		if (ra == 0)
 			break;

@@ -147,17 +147,20 @@ static uint64_t frame0_cfi_pc(tk_bt_ctx *ctx, const tk_index_pos *p)
 	return next;
 }
 
-/* Refine a guessed A32 layout at frame record fp: APCS frames keep the
- * caller's sp (fp + 4) at fp - 8; a leaf at frame 0 pushed only fp, with
- * lr still the return address the call tree knows. */
+/* Refine a guessed A32 layout at frame record fp.  An APCS frame keeps the
+ * caller's sp (fp + 4) at fp - 8 and lr (code, not 0) at fp - 4, where
+ * GCC's keeps the caller's fp (0, or a little above fp).  A leaf at frame
+ * 0 pushed only fp, with lr still the return address the call tree knows. */
 static int refine_guess(tk_bt_ctx *ctx, uint64_t pos, uint64_t fp, bool frame0,
 			uint64_t ra_call, uint64_t lr, bt_layout *l)
 {
-	uint64_t v, miss;
+	uint64_t v, w, miss;
 	int rc = mem_word(ctx, pos, fp - 8, 4, &v, &miss);
-	if (rc < 0)
-		return rc;
-	if (rc == 1 && v == ((fp + 4) & 0xffffffffu)) {
+	int rc2 = rc == 1 ? mem_word(ctx, pos, fp - 4, 4, &w, &miss) : rc;
+	if (rc < 0 || rc2 < 0)
+		return rc < 0 ? rc : rc2;
+	bool like_fp = rc2 == 1 && (w == 0 || (w > fp && w - fp < (1u << 20) && w % 4 == 0));
+	if (rc == 1 && rc2 == 1 && v == ((fp + 4) & 0xffffffffu) && !like_fp) {
 		l->kind = TK_BT_APCS;
 		l->fp_off = -12;
 		l->lr_off = -4;

@@ -203,14 +203,15 @@ int tk_dw_load_units(tk_dwarf *d);
 void tk_dw_free_units(tk_dwarf *d);
 int tk_dw_add_range(dw_range **r, uint32_t *n, uint64_t low, uint64_t high);
 
-/* dw_line.c: decode the line table of u at u->stmt_off.  Returns 0, or
- * -1 after reporting the damage (u->error is then set). */
+/* dw_line.c: decode the line table of u at u->stmt_off.  Returns 0, 1
+ * after reporting damage (u->error is then set), or TK_ERR_NOMEM. */
 int tk_dw_decode_lines(tk_dwarf *d, dw_unit *u);
 /* binutils' spelling of file number `file` of u's line table (NULL if
  * there is none).  The string belongs to u. */
 const char *tk_dw_file_name(const dw_unit *u, uint64_t file);
 
-/* dw_funcs.c: the functions of u's DIE tree.  Returns 0 or -1 (reported). */
+/* dw_funcs.c: the functions of u's DIE tree.  Returns 0 (damage is
+ * reported and skipped) or TK_ERR_NOMEM. */
 int tk_dw_scan_funcs(tk_dwarf *d, dw_unit *u);
 
 /* dw_elfsym.c */

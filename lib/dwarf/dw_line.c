@@ -259,11 +259,11 @@ static int rd_entries(tk_dwarf *d, lrd *r, unsigned offset_size, ltab *t, bool f
 	uint64_t count = rd_uleb(r);
 	if (r->err) {
 		*why = "truncated entry format";
-		return -1;
+		return 1;
 	}
 	if (count > (uint64_t)(r->end - r->p)) {
 		*why = "impossible number of entries";
-		return -1;
+		return 1;
 	}
 	for (uint64_t k = 0; k < count; k++) {
 		const char *path = NULL;
@@ -273,7 +273,7 @@ static int rd_entries(tk_dwarf *d, lrd *r, unsigned offset_size, ltab *t, bool f
 			uint64_t v;
 			if (!rd_form(d, r, fm[i], offset_size, &s, &v)) {
 				*why = "unsupported form in the file table";
-				return -1;
+				return 1;
 			}
 			if (ct[i] == DW_LNCT_path)
 				path = s;
@@ -282,7 +282,7 @@ static int rd_entries(tk_dwarf *d, lrd *r, unsigned offset_size, ltab *t, bool f
 		}
 		if (r->err) {
 			*why = "truncated file table";
-			return -1;
+			return 1;
 		}
 		int rc = files ? add_file(t, path, dir) : add_dir(t, path);
 		if (rc)
@@ -423,7 +423,7 @@ static int fail(tk_dwarf *d, dw_unit *u, const lrd *r, const char *why)
 	tk_dw_report(d, TK_DIAG_ERROR, ".debug_line at offset 0x%llx: %s (line table of the unit at .debug_info offset 0x%llx)",
 		     (unsigned long long)(r->p - r->base), why, (unsigned long long)u->offset);
 	u->error = true;
-	return -1;
+	return 1;
 }
 
 static int run_program(tk_dwarf *d, dw_unit *u, lrd *r, const lhdr *h, ltab *t, rowbuf *b)
@@ -553,13 +553,13 @@ static int read_header(tk_dwarf *d, dw_unit *u, lrd *r, lhdr *h, ltab *t, const 
 	}
 	if (r->err || len > (uint64_t)(r->end - r->p)) {
 		*why = "unit length runs past the section";
-		return -1;
+		return 1;
 	}
 	r->end = r->p + len;
 	h->version = (unsigned)rd_n(r, 2);
 	if (r->err || h->version < 2 || h->version > 5) {
 		*why = "unsupported line table version";
-		return -1;
+		return 1;
 	}
 	h->addr_size = u->addr_size;
 	if (h->version >= 5) {
@@ -567,13 +567,13 @@ static int read_header(tk_dwarf *d, dw_unit *u, lrd *r, lhdr *h, ltab *t, const 
 		rd_n(r, 1);	/* segment selector size */
 		if (h->addr_size != 2 && h->addr_size != 4 && h->addr_size != 8) {
 			*why = "bad address size";
-			return -1;
+			return 1;
 		}
 	}
 	uint64_t hlen = rd_n(r, h->offset_size);
 	if (r->err || hlen > (uint64_t)(r->end - r->p)) {
 		*why = "header length runs past the table";
-		return -1;
+		return 1;
 	}
 	const uint8_t *prog = r->p + hlen;
 	h->min_insn = (uint8_t)rd_n(r, 1);
@@ -584,19 +584,19 @@ static int read_header(tk_dwarf *d, dw_unit *u, lrd *r, lhdr *h, ltab *t, const 
 	h->opcode_base = (uint8_t)rd_n(r, 1);
 	if (r->err) {
 		*why = "truncated header";
-		return -1;
+		return 1;
 	}
 	if (h->line_range == 0) {
 		*why = "line_range is 0";
-		return -1;
+		return 1;
 	}
 	if (h->max_ops != 1) {
 		*why = "more than one operation per instruction (VLIW) is not supported";
-		return -1;
+		return 1;
 	}
 	if (h->opcode_base == 0) {
 		*why = "opcode_base is 0";
-		return -1;
+		return 1;
 	}
 	memset(h->std_len, 0, sizeof h->std_len);
 	for (unsigned i = 1; i < h->opcode_base; i++)
@@ -632,12 +632,12 @@ static int read_header(tk_dwarf *d, dw_unit *u, lrd *r, lhdr *h, ltab *t, const 
 		if (hr.err) {
 			*r = hr;
 			*why = "truncated directory or file table";
-			return -1;
+			return 1;
 		}
 	}
 	if (hr.err) {
 		*r = hr;
-		return -1;
+		return 1;
 	}
 	r->p = prog;
 	return 0;
@@ -650,7 +650,7 @@ int tk_dw_decode_lines(tk_dwarf *d, dw_unit *u)
 			     ".debug_info at offset 0x%llx: line table offset 0x%llx is outside .debug_line",
 			     (unsigned long long)u->offset, (unsigned long long)u->stmt_off);
 		u->error = true;
-		return -1;
+		return 1;
 	}
 	lrd r = {d->line_data, d->line_data + u->stmt_off, d->line_data + d->line_len,
 		 d->big_endian, false};

@@ -64,8 +64,33 @@ static int read_unit(tk_dwarf *d, dw_unit *u)
 	return 0;
 }
 
+/* Walk the unit headers of .debug_info: damage stops libdw's unit list
+ * silently, so say where. */
+static void check_headers(tk_dwarf *d)
+{
+	const uint8_t *data;
+	size_t len;
+	if (tk_dw_section_data(d, ".debug_info", &data, &len) != 0 || !len)
+		return;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (off < len) {
+		int rc = dwarf_next_unit(d->dbg, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL,
+					 NULL);
+		if (rc != 0 || next <= off || next > len) {
+			tk_dw_report(d, TK_DIAG_ERROR,
+				     ".debug_info at offset 0x%llx: bad unit header%s%s; the units from there on are ignored",
+				     (unsigned long long)off, rc < 0 ? ": " : "",
+				     rc < 0 ? dwarf_errmsg(-1) : "");
+			return;
+		}
+		off = next;
+	}
+}
+
 int tk_dw_load_units(tk_dwarf *d)
 {
+	check_headers(d);
 	tk_dw_section_data(d, ".debug_line", &d->line_data, &d->line_len);
 	tk_dw_section_data(d, ".debug_line_str", &d->line_str, &d->line_str_len);
 	tk_dw_section_data(d, ".debug_str", &d->str, &d->str_len);
@@ -101,7 +126,7 @@ int tk_dw_load_units(tk_dwarf *d)
 			return rc;
 		d->nunits++;
 	}
-	if (rc < 0)
+	if (rc < 0 && !d->errors)
 		tk_dw_report(d, TK_DIAG_ERROR,
 			     ".debug_info: a unit after offset 0x%llx cannot be read: %s; the units after it are ignored",
 			     (unsigned long long)last_ok, dwarf_errmsg(-1));

@@ -9,7 +9,8 @@
  *
  * Addresses have 8 hex digits on AArch32, 16 on AArch64.  Frame 0 is the
  * position's instruction; the others are return addresses, named (with
- * --image) by the function and source line of address - 1, as gdb does.
+ * --image) by the function and source line of address - 1, as gdb does,
+ * with the names and file names addr2line -f gives.
  * Blocks for several positions are separated by an empty line.
  *
  * Every frame is compared with the call tree's stack at the position; a
@@ -97,7 +98,7 @@ struct printer {
 
 static const char *suffix_of(struct printer *pr, uint64_t addr)
 {
-	if (!pr->cli->symtab)
+	if (!pr->lines)
 		return "";
 	if (pr->used * 2 >= pr->cap) {
 		size_t ncap = pr->cap ? 2 * pr->cap : 1024;
@@ -129,14 +130,26 @@ static const char *suffix_of(struct printer *pr, uint64_t addr)
 			return pr->names[h];
 		h = (h + 1) & (pr->cap - 1);
 	}
-	const tk_symbol *s = tk_symtab_containing(pr->cli->symtab, addr);
-	const char *line = pr->lines ? tk_srclines_get(pr->lines, addr) : NULL;
-	size_t n = 16 + (s ? strlen(s->name) : 0) + (line ? strlen(line) : 0);
+	/* Named as addr2line -f names it: DWARF, else the ELF symbols. */
+	const char *name = NULL, *line = NULL;
+	char *demangled = NULL;
+	tk_dwarf_result r;
+	tk_dwarf *d = tk_srclines_dwarf(pr->lines);
+	if (tk_dwarf_addr2line(d, addr - pr->cli->load_offset, NULL, &r) == 0 && r.found) {
+		name = r.locs[0].function;
+		if (name && pr->cli->demangle && (demangled = tk_dwarf_demangle(name)))
+			name = demangled;
+		line = tk_srclines_get(pr->lines, addr);
+	}
+	size_t n = 16 + (name ? strlen(name) : 0) + (line ? strlen(line) : 0);
 	char *t = malloc(n);
-	if (!t)
+	if (!t) {
+		free(demangled);
 		return "";
-	snprintf(t, n, "%s%s%s%s", s ? " in " : "", s ? s->name : "", line ? " at " : "",
+	}
+	snprintf(t, n, "%s%s%s%s", name ? " in " : "", name ? name : "", line ? " at " : "",
 		 line ? line : "");
+	free(demangled);
 	pr->names[h] = t;
 	pr->keys[h] = addr;
 	pr->used++;
