@@ -98,7 +98,28 @@ if(TK_BT_HAVE_ARM)
     DEPENDS ${TK_BT_SRC}/inline.cpp VERBATIM)
   list(APPEND bt_a2l_elves ${TK_BT_DIR}/inline-c-arm.elf ${TK_BT_DIR}/inline-cpp-m4.elf)
 endif()
-add_custom_target(backtrace_test_programs ALL DEPENDS ${bt_elves} ${bt_a2l_elves})
+# Small ELF images with DWARF: the fuzzer's seeds (at most 64 KiB each).
+set(bt_seeds)
+if(TK_HOST_CC)
+  add_custom_command(OUTPUT ${TK_BT_DIR}/seed-host.o
+    COMMAND ${TK_HOST_CC} -O2 -g -c -o ${TK_BT_DIR}/seed-host.o ${TK_BT_SRC}/inline.c
+    DEPENDS ${TK_BT_SRC}/inline.c VERBATIM)
+  list(APPEND bt_seeds ${TK_BT_DIR}/seed-host.o)
+endif()
+if(TK_BT_HAVE_ARM)
+  add_custom_command(OUTPUT ${TK_BT_DIR}/seed-thumb.elf
+    COMMAND ${TK_ARM_EABI_GCC} -O1 -g -mthumb -mcpu=cortex-m3 -fno-omit-frame-pointer -nostdlib
+            -Wl,--unresolved-symbols=ignore-all -Wl,-e,main -o ${TK_BT_DIR}/seed-thumb.elf
+            ${TK_BT_SRC}/inline.c
+    DEPENDS ${TK_BT_SRC}/inline.c VERBATIM)
+  add_custom_command(OUTPUT ${TK_BT_DIR}/seed-arm.o
+    COMMAND ${TK_ARM_EABI_GCC} -O2 -g -marm -mapcs-frame -c -o ${TK_BT_DIR}/seed-arm.o
+            ${TK_BT_SRC}/inline.c
+    DEPENDS ${TK_BT_SRC}/inline.c VERBATIM)
+  list(APPEND bt_seeds ${TK_BT_DIR}/seed-thumb.elf ${TK_BT_DIR}/seed-arm.o)
+endif()
+add_custom_target(backtrace_test_programs ALL DEPENDS ${bt_elves} ${bt_a2l_elves} ${bt_seeds})
+tk_add_fuzzer(NAME fuzz_dwarf SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_dwarf.c SEED_FILES ${bt_seeds})
 
 # ---- tracekit backtrace on the recordings ----
 if(TK_PYTHON3)

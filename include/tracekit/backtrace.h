@@ -79,6 +79,7 @@ typedef struct tk_bt_frame {
 
 typedef struct tk_bt {
 	uint64_t pos;
+	uint64_t line, time;	/* of the position's instruction */
 	unsigned count;
 	tk_bt_stop stop;
 	uint64_t stop_addr;	/* the address (or register) the reason names */

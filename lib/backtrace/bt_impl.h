@@ -25,6 +25,10 @@ struct tk_bt_ctx {
 	bool big_endian;
 	tk_index_regset *rs;
 
+	/* The last position described (walk and calls ask for the same). */
+	uint64_t ppos;
+	tk_index_pos pdesc;
+
 	/* 64-byte blocks of memory read at position mpos. */
 	uint64_t mpos;
 	struct bt_mem {

@@ -32,7 +32,7 @@ int tk_bt_new(const tk_index *idx, const tk_bt_opts *opts, tk_bt_ctx **out)
 		free(ctx);
 		return rc;
 	}
-	ctx->mpos = TK_POS_NONE;
+	ctx->mpos = ctx->ppos = TK_POS_NONE;
 	*out = ctx;
 	return 0;
 }
@@ -44,6 +44,18 @@ void tk_bt_free(tk_bt_ctx *ctx)
 	tk_index_regset_free(ctx->rs);
 	free(ctx->lcache);
 	free(ctx);
+}
+
+static int get_pos(tk_bt_ctx *ctx, uint64_t pos, tk_index_pos *p)
+{
+	if (ctx->ppos != pos) {
+		int rc = tk_index_get_pos(ctx->idx, pos, &ctx->pdesc);
+		if (rc)
+			return rc;
+		ctx->ppos = pos;
+	}
+	*p = ctx->pdesc;
+	return 0;
 }
 
 /* A little- or big-endian word of `size` bytes at addr, at position pos.
@@ -58,10 +70,10 @@ static int mem_word(tk_bt_ctx *ctx, uint64_t pos, uint64_t addr, unsigned size, 
 		ctx->mpos = pos;
 	}
 	uint8_t b[8];
-	for (unsigned i = 0; i < size; i++) {
+	for (unsigned i = 0; i < size;) {
 		uint64_t a = addr + i, base = a & ~(uint64_t)63;
 		struct bt_mem *m = NULL;
-		for (unsigned s = 0; s < BT_MEM_SLOTS; s++)
+		for (unsigned s = 0; s < BT_MEM_SLOTS && !m; s++)
 			if (ctx->mem[s].valid && ctx->mem[s].base == base)
 				m = &ctx->mem[s];
 		if (!m) {
@@ -74,11 +86,15 @@ static int mem_word(tk_bt_ctx *ctx, uint64_t pos, uint64_t addr, unsigned size, 
 			m->base = base;
 			m->valid = true;
 		}
-		if (!m->k[a - base]) {
-			*missing = a;
-			return 0;
+		/* The bytes of this block. */
+		for (; i < size && ((addr + i) & ~(uint64_t)63) == base; i++) {
+			unsigned o = (unsigned)(addr + i - base);
+			if (!m->k[o]) {
+				*missing = addr + i;
+				return 0;
+			}
+			b[i] = m->v[o];
 		}
-		b[i] = m->v[a - base];
 	}
 	uint64_t v = 0;
 	for (unsigned i = 0; i < size; i++)
@@ -105,17 +121,18 @@ static bool reg_val(const tk_bt_ctx *ctx, tk_reg r, uint64_t *v)
 	return true;
 }
 
-/* The return address of activation c (its resume point) and the ISA there. */
-static void call_return(const tk_bt_ctx *ctx, uint32_t c, uint64_t *ra, tk_isa *isa)
+/* The return address of activation c (its resume point) and the ISA of the
+ * code there: Thumb or Arm from the image's symbol, else as frame 0's. */
+static void call_return(const tk_bt_ctx *ctx, uint32_t c, tk_isa isa0, uint64_t *ra, tk_isa *isa)
 {
 	const tk_calltree *t = tk_index_calltree(ctx->idx);
 	*ra = t->calls[c].resume.pc;
-	*isa = TK_ISA_UNKNOWN;
-	tk_index_pos p;
-	tk_index_call_pos cp;
-	if (tk_index_get_call_pos(ctx->idx, c, &cp) == 0 && cp.resume != TK_POS_NONE &&
-	    tk_index_get_pos(ctx->idx, cp.resume, &p) == 0)
-		*isa = p.isa;
+	*isa = isa0;
+	uint64_t start;
+	bool thumb;
+	if (isa0 != TK_ISA_A64 && ctx->opts.image &&
+	    tk_dwarf_func_sym(ctx->opts.image, *ra - ctx->opts.load_offset, &start, &thumb))
+		*isa = thumb ? TK_ISA_T32 : TK_ISA_A32;
 }
 
 static bool push(tk_bt *out, uint64_t addr, uint64_t record, tk_bt_layout layout, tk_isa isa)
@@ -185,9 +202,11 @@ int tk_bt_walk(tk_bt_ctx *ctx, uint64_t pos, tk_bt *out)
 	out->stop = TK_BT_END;
 	out->stop_addr = 0;
 	tk_index_pos p;
-	int rc = tk_index_get_pos(ctx->idx, pos, &p);
+	int rc = get_pos(ctx, pos, &p);
 	if (rc)
 		return rc;
+	out->line = p.line;
+	out->time = p.time;
 	if (p.isa != TK_ISA_A32 && p.isa != TK_ISA_T32 && p.isa != TK_ISA_A64)
 		return TK_ERR_UNSUPPORTED;
 	bool a64 = p.isa == TK_ISA_A64;
@@ -216,7 +235,7 @@ int tk_bt_walk(tk_bt_ctx *ctx, uint64_t pos, tk_bt *out)
 	tk_isa isa_call = TK_ISA_UNKNOWN;
 	bool from_tree = false;
 	if (tk_index_call_at(ctx->idx, pos, &c) == 0 && c != 0) {
-		call_return(ctx, c, &ra_call, &isa_call);
+		call_return(ctx, c, p.isa, &ra_call, &isa_call);
 		tk_index_call_pos cp;
 		int fi = lay.fp_reg == R7 ? 0 : lay.fp_reg == R11 ? 1 : 2;
 		uint8_t v[8], k[8];
@@ -319,9 +338,13 @@ int tk_bt_calls(tk_bt_ctx *ctx, uint64_t pos, tk_bt *out)
 	out->stop = TK_BT_END;
 	out->stop_addr = 0;
 	tk_index_pos p;
-	int rc = tk_index_get_pos(ctx->idx, pos, &p);
+	int rc = get_pos(ctx, pos, &p);
 	if (rc)
 		return rc;
+	out->line = p.line;
+	out->time = p.time;
+	out->line = p.line;
+	out->time = p.time;
 	if (p.isa != TK_ISA_A32 && p.isa != TK_ISA_T32 && p.isa != TK_ISA_A64)
 		return TK_ERR_UNSUPPORTED;
 	out->addr_bytes = p.isa == TK_ISA_A64 ? 8 : 4;

@@ -7,6 +7,7 @@
  * merges frames of the same function, recursively.  Merged-away frames go
  * to a free list, so the steady state allocates nothing.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "tracekit/calls.h"
@@ -17,6 +18,7 @@ struct tk_callstacks {
 	uint32_t count, cap;
 	uint32_t free_list;	/* linked through next_sibling */
 	uint32_t root;
+	bool by_site;		/* frames differ by call site too */
 };
 
 static int alloc_frame(tk_callstacks *s, uint32_t *out)
@@ -65,7 +67,8 @@ static uint32_t merge(tk_callstacks *s, uint32_t a, uint32_t b)
 		uint32_t x = b;
 		b = s->f[x].next_sibling;
 		uint32_t y = a;
-		while (y != TK_CALL_NONE && s->f[y].addr != s->f[x].addr)
+		while (y != TK_CALL_NONE && (s->f[y].addr != s->f[x].addr ||
+					     (s->by_site && s->f[y].site != s->f[x].site)))
 			y = s->f[y].next_sibling;
 		if (y != TK_CALL_NONE) {
 			fold(s, y, x);
@@ -85,6 +88,7 @@ static int make_frame(tk_callstacks *s, const tk_call *call, uint32_t children, 
 		return rc;
 	tk_stack_frame *f = &s->f[i];
 	f->addr = call->entry.pc;
+	f->site = s->by_site ? call->call.pc : 0;
 	f->calls = 1;
 	f->total_time = call->exit.time >= call->entry.time ? call->exit.time - call->entry.time : 0;
 	f->total_insns = call->exit.insn - call->entry.insn + 1;
@@ -126,11 +130,20 @@ int tk_callstacks_new(tk_callstacks **out, tk_calls_sink *sink)
 	if (!s)
 		return TK_ERR_NOMEM;
 	s->free_list = s->root = TK_CALL_NONE;
+	s->by_site = false;
 	sink->ctx = s;
 	sink->confirm = confirm;
 	sink->join = join;
 	sink->finish = finish;
 	return 0;
+}
+
+int tk_callstacks_new_by_site(tk_callstacks **out, tk_calls_sink *sink)
+{
+	int rc = tk_callstacks_new(out, sink);
+	if (rc == 0)
+		(*out)->by_site = true;
+	return rc;
 }
 
 const tk_stack_frame *tk_callstacks_frames(const tk_callstacks *s, uint32_t *count,

@@ -203,3 +203,12 @@ const char *tk_srclines_file(tk_srclines *s, uint64_t addr, unsigned *line)
 	*line = sl ? sl->line : 0;
 	return sl ? sl->file : NULL;
 }
+
+void tk_srclines_put(FILE *fp, tk_srclines *s, const char *prefix, uint64_t addr)
+{
+	const char *text = s ? tk_srclines_get(s, addr) : NULL;
+	if (text) {
+		fputs(prefix, fp);
+		fputs(text, fp);
+	}
+}

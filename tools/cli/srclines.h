@@ -10,6 +10,7 @@
 #define TRACEKIT_TOOLS_SRCLINES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cli.h"
 #include "tracekit/dwarf.h"
@@ -29,6 +30,10 @@ void tk_srclines_basenames(tk_srclines *s, bool on);
 /* "FILE:LINE" of a trace address, or NULL if the image has no line for
  * it.  The string stays valid until tk_srclines_free. */
 const char *tk_srclines_get(tk_srclines *s, uint64_t addr);
+
+/* Print prefix and "FILE:LINE" of addr to fp, if s is not NULL and the
+ * image has a line for addr ("at " in ` at FILE:LINE`). */
+void tk_srclines_put(FILE *fp, tk_srclines *s, const char *prefix, uint64_t addr);
 
 /* The file (as addr2line spells it, never shortened) and line
  * separately: NULL and 0 if none. */

@@ -158,23 +158,33 @@ static const char *suffix_of(struct printer *pr, uint64_t addr)
 
 static void put_frame(struct printer *pr, unsigned k, uint64_t addr, unsigned bytes)
 {
+	unsigned index = k;
 	static const char hex[] = "0123456789abcdef";
-	char buf[64];
-	int n = snprintf(buf, sizeof buf, "#%-2u 0x", k);
+	char buf[64], num[12];
+	int n = 0, d = 0;
+	buf[n++] = '#';
+	do
+		num[d++] = (char)('0' + k % 10);
+	while (k /= 10);
+	for (int i = d; i-- > 0;)
+		buf[n++] = num[i];
+	buf[n++] = ' ';
+	if (d == 1)
+		buf[n++] = ' ';		/* "#0  0x...", "#10 0x..." */
+	buf[n++] = '0';
+	buf[n++] = 'x';
 	for (int i = (int)bytes * 2; i-- > 0;)
 		buf[n++] = hex[(addr >> (4 * i)) & 15];
-	fwrite(buf, 1, (size_t)n, pr->fp);
+	fwrite_unlocked(buf, 1, (size_t)n, pr->fp);
 	/* Names and lines of return addresses are those of the call. */
-	fputs(suffix_of(pr, k ? addr - 1 : addr), pr->fp);
-	fputc('\n', pr->fp);
+	fputs_unlocked(suffix_of(pr, index ? addr - 1 : addr), pr->fp);
+	fputc_unlocked('\n', pr->fp);
 }
 
-static void print_bt(struct printer *pr, const tk_index *idx, const tk_bt *bt, bool calls)
+static void print_bt(struct printer *pr, const tk_bt *bt, bool calls)
 {
-	tk_index_pos p;
-	tk_index_get_pos(idx, bt->pos, &p);
 	fprintf(pr->fp, "%s at #%" PRIu64 " (line %" PRIu64 ", time %" PRIu64 "):\n",
-		calls ? "Call stack" : "Backtrace", bt->pos, p.line, p.time);
+		calls ? "Call stack" : "Backtrace", bt->pos, bt->line, bt->time);
 	for (unsigned k = 0; k < bt->count; k++)
 		put_frame(pr, k, bt->frames[k].addr, bt->addr_bytes);
 	char why[160];
@@ -333,9 +343,9 @@ int tk_cmd_backtrace(int argc, char **argv)
 		if (i)
 			fputc('\n', stdout);
 		if (o.calls) {
-			print_bt(&pr, idx, stack, true);
+			print_bt(&pr, stack, true);
 		} else {
-			print_bt(&pr, idx, walk, false);
+			print_bt(&pr, walk, false);
 			check(&cli, walk, stack);
 		}
 	}

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/srclines.h"
 
 static const tk_cli_spec spec = {
 	.usage = "[OPTIONS] TRACE ADDRESS|SYMBOL...",
@@ -25,7 +26,7 @@ static const tk_cli_spec spec = {
 		"Report the calls to each given function: one '- time: T (line:L, pos:P)'\n"
 		"line per call, giving where the function's first instruction is in the\n"
 		"trace.  Addresses are hex (0x...) or decimal; symbol names need --image.",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_SOURCE_LINES,
 	.min_args = 1,
 	.max_args = -1,
 };
@@ -33,6 +34,7 @@ static const tk_cli_spec spec = {
 struct hit {
 	uint32_t target;	/* index in the targets */
 	tk_tpos entry;
+	uint64_t site;		/* the call instruction's address */
 };
 
 struct callinfo {
@@ -58,7 +60,7 @@ static int confirm(void *ctx, const tk_call *call, uint32_t children, uint32_t *
 			ci->hits = h;
 			ci->cap = cap;
 		}
-		ci->hits[ci->nhits++] = (struct hit){(uint32_t)i, call->entry};
+		ci->hits[ci->nhits++] = (struct hit){(uint32_t)i, call->entry, call->call.pc};
 	}
 	return 0;
 }
@@ -117,7 +119,8 @@ int tk_cmd_callinfo(int argc, char **argv)
 	tk_calltree *unused;
 	int status = TK_EXIT_FAIL;
 	FILE *fp = NULL;
-	if (tk_cli_load_image(&cli))
+	tk_srclines *lines = NULL;	/* --source-lines: " from FILE:LINE" */
+	if (tk_cli_load_image(&cli) || (cli.source_lines && tk_srclines_open(&cli, &lines)))
 		goto out;
 	if (!(ci.addr = calloc((size_t)cli.nargs, sizeof *ci.addr))) {
 		tk_cli_error(&cli, "out of memory");
@@ -147,12 +150,15 @@ int tk_cmd_callinfo(int argc, char **argv)
 			name ? " (" : "", name ? name : "", name ? ")" : "", n);
 		for (; n; n--, h++) {
 			const tk_tpos *e = &ci.hits[h].entry;
-			fprintf(fp, "- time: %" PRIu64 " (line:%" PRIu64 ", pos:%" PRIu64 ")\n",
+			fprintf(fp, "- time: %" PRIu64 " (line:%" PRIu64 ", pos:%" PRIu64 ")",
 				e->time, e->line, e->offset);
+			tk_srclines_put(fp, lines, " from ", ci.hits[h].site);
+			fputc('\n', fp);
 		}
 	}
 	status = tk_cli_close_output(&cli, fp) ? TK_EXIT_FAIL : TK_EXIT_OK;
 out:
+	tk_srclines_free(lines);
 	free(ci.hits);
 	free(ci.addr);
 	tk_symtab_free(cli.symtab);

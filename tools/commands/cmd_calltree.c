@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/srclines.h"
 
 static const tk_cli_spec spec = {
 	.usage = "[OPTIONS] TRACE",
@@ -24,7 +25,7 @@ static const tk_cli_spec spec = {
 		"made ('-' lines: call instruction and where the caller resumed),\n"
 		"indented by depth.  With --image, function names follow the ':'.\n"
 		"--debug=call_heuristics explains how each call was found.",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_SOURCE_LINES,
 	.min_args = 0,
 	.max_args = 0,
 };
@@ -40,9 +41,11 @@ int tk_cmd_calltree(int argc, char **argv)
 	tk_cli cli;
 	tk_cli_parse(&cli, argc, argv, &spec);
 	tk_calltree *t = NULL;
+	tk_srclines *lines = NULL;	/* --source-lines */
 	FILE *fp;
 	int status = TK_EXIT_FAIL;
-	if (tk_cli_load_image(&cli) || tk_cli_build_calltree(&cli, &t) ||
+	if (tk_cli_load_image(&cli) || (cli.source_lines && tk_srclines_open(&cli, &lines)) ||
+	    tk_cli_build_calltree(&cli, &t) ||
 	    !(fp = tk_cli_open_output(&cli)))
 		goto out;
 	/* Calls are numbered in preorder: printing them in order is a walk. */
@@ -52,16 +55,20 @@ int tk_cmd_calltree(int argc, char **argv)
 		if (c->depth) {
 			fprintf(fp, "%*s- ", indent - 2, "");
 			print_span(fp, &c->call, &c->resume);
+			tk_srclines_put(fp, lines, " at ", c->call.pc);
 			fputc('\n', fp);
 		}
 		fprintf(fp, "%*so ", indent, "");
 		print_span(fp, &c->entry, &c->exit);
 		const char *name = tk_cli_symbol_name(&cli, c->entry.pc);
-		fprintf(fp, " :%s%s\n", name ? " " : "", name ? name : "");
+		fprintf(fp, " :%s%s", name ? " " : "", name ? name : "");
+		tk_srclines_put(fp, lines, " at ", c->entry.pc);
+		fputc('\n', fp);
 	}
 	if (tk_cli_close_output(&cli, fp) == 0)
 		status = TK_EXIT_OK;
 out:
+	tk_srclines_free(lines);
 	tk_calltree_free(t);
 	tk_symtab_free(cli.symtab);
 	return status;

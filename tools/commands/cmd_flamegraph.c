@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "flamegraph_lines.h"
 #include "flamegraph_svg.h"
 
 enum { OPT_SVG = 256, OPT_UNIT, OPT_TITLE };
@@ -94,7 +95,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* The folded lines: walk every stack depth-first, keeping the path. */
 static int write_folded(FILE *fp, const tk_stack_frame *f, uint32_t root,
-			const char *const *names, bool insns)
+			const char *const *names, bool insns, bool skip_root)
 {
 	struct item { uint32_t frame; size_t path_len; };
 	size_t cap = 64, n = 0, nlines = 0, lcap = 64;
@@ -108,8 +109,9 @@ static int write_folded(FILE *fp, const tk_stack_frame *f, uint32_t root,
 	while (n) {
 		struct item it = stack[--n];
 		path.len = it.path_len;
-		if ((it.path_len && buf_add(&path, ";", 1)) ||
-		    buf_add(&path, names[it.frame], strlen(names[it.frame])))
+		bool named = !(skip_root && it.frame == root);
+		if (named && ((it.path_len && buf_add(&path, ";", 1)) ||
+			      buf_add(&path, names[it.frame], strlen(names[it.frame]))))
 			goto out;
 		uint64_t self = insns ? f[it.frame].self_insns : f[it.frame].self_time;
 		if (self) {
@@ -170,7 +172,7 @@ static const tk_cli_spec base_spec = {
 		"                           instructions, or auto (default: time, unless\n"
 		"                           the timestamps never advance)\n"
 		"  --title=TEXT             the SVG's title\n",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_OUTPUT,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_OUTPUT | TK_CLI_SOURCE_LINES,
 	.min_args = 0,
 	.max_args = 0,
 	.extra = extra,
@@ -190,9 +192,15 @@ int tk_cmd_flamegraph(int argc, char **argv)
 	char **names = NULL;
 	uint32_t nframes = 0;
 	tk_calltree *unused;
+	tk_srclines *lines = NULL;	/* --source-lines: NAME@BASENAME:LINE */
+	tk_fg_lines fl = {0};
 	if (tk_cli_load_image(&cli))
 		goto out;
-	if (tk_callstacks_new(&cs, &sink) < 0)
+	if (cli.source_lines && tk_srclines_open(&cli, &lines))
+		goto out;
+	if (lines)
+		tk_srclines_basenames(lines, true);
+	if ((lines ? tk_callstacks_new_by_site : tk_callstacks_new)(&cs, &sink) < 0)
 		goto nomem;
 	if (tk_cli_run_calls(&cli, &sink, &unused))
 		goto out;
@@ -222,6 +230,13 @@ int tk_cmd_flamegraph(int argc, char **argv)
 			goto nomem;
 	}
 
+	if (lines) {
+		if (tk_fg_lines_build(f, root, (const char *const *)names, lines, &fl))
+			goto nomem;
+		f = fl.frames;
+		root = fl.root;
+	}
+	const char *const *shown = lines ? (const char *const *)fl.names : (const char *const *)names;
 	FILE *fp = tk_cli_open_output(&cli);
 	if (!fp)
 		goto out;
@@ -235,9 +250,9 @@ int tk_cmd_flamegraph(int argc, char **argv)
 			.unit = insns ? "instructions" : "time units",
 			.insns = insns,
 		};
-		rc = tk_flamegraph_svg(fp, f, root, (const char *const *)names, &so);
+		rc = tk_flamegraph_svg(fp, f, root, shown, &so);
 	} else {
-		rc = write_folded(fp, f, root, (const char *const *)names, insns);
+		rc = write_folded(fp, f, root, shown, insns, lines != NULL);
 	}
 	if (rc < 0) {
 		/* Not close_output: that would rename the half-written
@@ -256,6 +271,8 @@ out:
 	for (uint32_t i = 0; names && i < nframes; i++)
 		free(names[i]);
 	free(names);
+	tk_fg_lines_free(&fl);
+	tk_srclines_free(lines);
 	tk_callstacks_free(cs);
 	tk_symtab_free(cli.symtab);
 	return status;

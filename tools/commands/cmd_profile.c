@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/srclines.h"
 
 static const tk_cli_spec spec = {
 	.usage = "[OPTIONS] TRACE",
@@ -27,7 +28,7 @@ static const tk_cli_spec spec = {
 		"in the trace (and the trace's first instruction, for the whole trace),\n"
 		"the number of calls and the total time spent in it, callees included\n"
 		"(the sum of exit - entry timestamps over its activations).",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_SOURCE_LINES,
 	.min_args = 0,
 	.max_args = 0,
 };
@@ -119,7 +120,9 @@ int tk_cmd_profile(int argc, char **argv)
 	tk_calls_sink sink = {&p, confirm, join, finish};
 	tk_calltree *unused;
 	int status = TK_EXIT_FAIL;
-	if (tk_cli_load_image(&cli) || tk_cli_run_calls(&cli, &sink, &unused))
+	tk_srclines *lines = NULL;	/* --source-lines: a last column, Source */
+	if (tk_cli_load_image(&cli) || (cli.source_lines && tk_srclines_open(&cli, &lines)) ||
+	    tk_cli_run_calls(&cli, &sink, &unused))
 		goto out;
 	if (!p.finished) {
 		tk_cli_error(&cli, "%s: no instructions found in the trace", cli.trace);
@@ -135,7 +138,7 @@ int tk_cmd_profile(int argc, char **argv)
 	FILE *fp = tk_cli_open_output(&cli);
 	if (!fp)
 		goto out;
-	fprintf(fp, "Address     Count       Time        Function name\n");
+	fprintf(fp, "Address     Count       Time        Function name%s\n", lines ? " Source" : "");
 	for (size_t i = 0; i < n; i++) {
 		char buf[32];
 		const struct row *r = &p.rows[i];
@@ -144,7 +147,13 @@ int tk_cmd_profile(int argc, char **argv)
 		snprintf(buf, sizeof buf, "%" PRIu64, r->count);
 		column(fp, buf);
 		const char *name = tk_cli_symbol_name(&cli, r->addr);
-		if (name) {
+		const char *src = lines ? tk_srclines_get(lines, r->addr) : NULL;
+		if (src) {
+			snprintf(buf, sizeof buf, "%" PRIu64, r->time);
+			column(fp, buf);
+			column(fp, name ? name : "");
+			fprintf(fp, "%s\n", src);
+		} else if (name) {
 			snprintf(buf, sizeof buf, "%" PRIu64, r->time);
 			column(fp, buf);
 			fprintf(fp, "%s\n", name);
@@ -154,6 +163,7 @@ int tk_cmd_profile(int argc, char **argv)
 	}
 	status = tk_cli_close_output(&cli, fp) ? TK_EXIT_FAIL : TK_EXIT_OK;
 out:
+	tk_srclines_free(lines);
 	free(p.rows);
 	tk_symtab_free(cli.symtab);
 	return status;
