@@ -209,6 +209,16 @@ if(TK_PYTHON3)
   endif()
 endif()
 
+# ---- the browser's call-stack and source panes (tmux) ----
+find_program(TK_TMUX tmux)
+if(CURSES_FOUND AND TK_TMUX AND "a32" IN_LIST bt_variants)
+  add_test(NAME backtrace.browse-panes
+           COMMAND bash ${TK_BT_SRC}/browse_panes.sh ${TK_BT_SRC}
+           WORKING_DIRECTORY ${TK_BT_DIR})
+  set_tests_properties(backtrace.browse-panes PROPERTIES FIXTURES_REQUIRED bt-a32 TIMEOUT 180
+                       ENVIRONMENT "TK_BIN=${TK_BIN};TK_TRACES=${TK_TRACES}" LABELS backtrace)
+endif()
+
 # ---- the runtime on the host ----
 add_executable(test_bt_runtime ${TK_BT_SRC}/test_runtime.c ${bt_rt})
 target_compile_options(test_bt_runtime PRIVATE -O2 -fno-omit-frame-pointer)

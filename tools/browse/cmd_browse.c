@@ -26,19 +26,22 @@ int tk_cmd_browse(int argc, char **argv)
 #include <time.h>
 
 #include "browse.h"
+#include "dbginfo.h"
 
-enum { OPT_BENCH_KEYS = 256 };
+enum { OPT_BENCH_KEYS = 256, OPT_SOURCE_DIR };
 
 static const struct option browse_opts[] = {
 	{"bench-keys", required_argument, NULL, OPT_BENCH_KEYS},
+	{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
 	{NULL, 0, NULL, 0},
 };
 
+/* ctx: [0] --bench-keys, [1] --source-dir. */
 static int handle(tk_cli *cli, int val, const char *arg, void *ctx)
 {
 	(void)cli;
-	if (val == OPT_BENCH_KEYS) {
-		*(const char **)ctx = arg;
+	if (val == OPT_BENCH_KEYS || val == OPT_SOURCE_DIR) {
+		((const char **)ctx)[val == OPT_SOURCE_DIR] = arg;
 		return 0;
 	}
 	return 1;
@@ -185,25 +188,28 @@ static int bench(tkb *b, const char *script, double t_start, double t_index)
 int tk_cmd_browse(int argc, char **argv)
 {
 	double t_start = now_ms();
-	const char *bench_keys = NULL;
+	const char *opt[2] = {NULL, NULL};	/* --bench-keys, --source-dir */
 	tk_cli_spec spec = {
 		.usage = "[OPTIONS] TRACE",
 		.summary = "Browse a trace interactively in the terminal: the trace with the\n"
 			   "current position, registers and memory at that position, folding\n"
 			   "of function calls, jumps to where values were written.  Press F1\n"
 			   "inside for the keys of each pane.",
+		.options_help = "  --source-dir=DIR         look for source files under DIR too (the s pane)\n",
 		.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
 		.min_args = 0,
 		.max_args = 0,
 		.extra = browse_opts,
 		.handle = handle,
-		.ctx = &bench_keys,
+		.ctx = opt,
 	};
 	tk_cli cli;
 	tkb b;
 	memset(&b, 0, sizeof b);
 	b.cli = &cli;
 	tk_cli_parse(&cli, argc, argv, &spec);
+	const char *bench_keys = opt[0];
+	b.source_dir = opt[1];
 
 	if (!strcmp(cli.trace, "-")) {
 		tk_cli_error(&cli, "the browser needs a trace file, not standard input");
@@ -264,6 +270,7 @@ int tk_cmd_browse(int argc, char **argv)
 	endwin();
 	rc = TK_EXIT_OK;
 out:
+	tkb_dbg_free(&b);
 	if (b.parser)
 		tk_tarmac_parser_free(b.parser);
 	free(b.folded);
