@@ -35,7 +35,7 @@ keys l
 type_text "$mark"
 keys Enter
 keys Down c s
-wait_for '^ Frame chain \(1[0-9] frames\)'
+wait_for '^ Call stack: frame chain \(1[0-9] frames\)'
 wait_for '^ #1  0x[0-9a-f]{8} in level9 at .*btprog.c:[0-9]+'
 wait_for '^ #6  0x[0-9a-f]{8} in level4 at .*btprog.c:[0-9]+'
 expect_no '^ ?!#'
@@ -47,7 +47,7 @@ keys Tab Tab C
 wait_for '^ Call stack \([0-9]+ active\)'
 wait_for '^#0 +bt_mark  called from line'
 keys C
-wait_for '^ Frame chain'
+wait_for '^ Call stack: frame chain'
 # F1 in that pane documents C.
 keys F1
 wait_for 'C +switch between the frame walk and the call tree'
@@ -64,7 +64,7 @@ if [ -n "$first" ]; then
 	keys l
 	type_text "$first"
 	keys Enter
-	wait_for '^ Frame chain \([0-9]+ frames, ! differs from the call stack\)'
+	wait_for '^ Call stack: frame chain \([0-9]+ frames, ! differs from the call stack\)'
 	wait_for '^!#[0-9]'
 	wait_for '^ source not found: .*\.c$|^ Source: '
 fi

@@ -74,7 +74,7 @@ bool tkb_walk_draw(tkb *b, tkb_pane *p)
 	for (unsigned k = 0; have && k < d->walk.count; k++)
 		diff += k >= d->stack.count || d->stack.frames[k].addr != d->walk.frames[k].addr;
 	char left[96], right[48];
-	snprintf(left, sizeof left, " Frame chain (%u frames%s)", have ? d->walk.count : 0,
+	snprintf(left, sizeof left, " Call stack: frame chain (%u frames%s)", have ? d->walk.count : 0,
 		 diff ? ", ! differs from the call stack" : "");
 	snprintf(right, sizeof right, "C: call stack  Return: call site ");
 	tkb_status_line(b, p, left, right);
