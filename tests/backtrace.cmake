@@ -35,6 +35,14 @@ set(bt_a64_rt ${CMAKE_SOURCE_DIR}/tests/record/a64/start.S ${CMAKE_SOURCE_DIR}/t
 set(bt_flags_a64 -ffreestanding -nostdlib -static -fno-pie -no-pie -Wl,--build-id=none
     -Wl,--no-warn-rwx-segments -T ${CMAKE_SOURCE_DIR}/tests/record/a64/link.ld ${bt_a64_rt})
 
+# The layout each variant's frames use (--frame=).
+set(bt_layout_a32 aapcs)
+set(bt_layout_apcs apcs)
+set(bt_layout_t32 thumb)
+set(bt_layout_m3 thumb)
+set(bt_layout_m4 thumb)
+set(bt_layout_a64 a64)
+
 set(bt_elves)
 set(bt_variants)
 foreach(v a32 apcs t32 m3 m4 a64)
@@ -140,14 +148,16 @@ if(TK_PYTHON3)
     set_tests_properties(backtrace.record.${v} PROPERTIES FIXTURES_SETUP bt-${v}
                          SKIP_RETURN_CODE 77 ENVIRONMENT "${env}" LABELS backtrace)
     # tname | arguments of bt_check.py after NAME ELF
-    set(steps marks activation.level5 activation.leaf_add positions)
+    set(steps marks activation.level5 activation.leaf_add positions srclines)
     if(v STREQUAL "a32" OR v STREQUAL "apcs" OR v STREQUAL "a64")
       list(APPEND steps activation.level5.noimage activation.leaf_add.noimage)
     endif()
     foreach(tname ${steps})
       string(REPLACE "." ";" args "${tname}")
-      if(tname STREQUAL "marks")
+      if(tname STREQUAL "marks" OR tname STREQUAL "srclines")
         list(APPEND args ${ref})
+      elseif(tname STREQUAL "positions")
+        list(APPEND args ${bt_layout_${v}})
       endif()
       list(GET args 0 step)
       list(REMOVE_AT args 0)

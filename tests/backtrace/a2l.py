@@ -152,7 +152,7 @@ def coprocess(tk, ref, elf):
     if not shutil.which(ref):
         skip("no " + ref)
     addrs = addresses(elf, [], 20)
-    proc = subprocess.Popen([tk, "addr2line", "-f", "-i", "-e", elf], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([tk, "addr2line", "-f", "-i", "--image=" + elf], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     for a in addrs:
         want = run([ref, "-f", "-i", "-e", elf, a]).stdout

@@ -15,8 +15,15 @@
       own instructions, the return, the resume) the walk equals the call
       tree's stack (--calls), without a warning; with noimage, the walk is
       made without --image (frame layouts guessed from memory).
-  bt_check.py positions TRACEKIT NAME ELF
-      the position syntaxes agree; bad ones exit 1 naming them; options.
+  bt_check.py positions TRACEKIT NAME ELF LAYOUT
+      the position syntaxes agree; bad ones exit 1 naming them; options;
+      --frame=LAYOUT (the variant's own) walks as the automatic choice; a
+      walk that differs from the call stack is warned about in the format
+      the documentation gives.
+  bt_check.py srclines TRACEKIT NAME ELF ADDR2LINE
+      --source-lines of calltree, callinfo, profile and flamegraph: the
+      output without it is unchanged, and what it adds is the reference
+      addr2line's FILE:LINE of the right address.
 Exit status 0 (pass), 1 (fail), 77 (skip).
 """
 import os
@@ -203,7 +210,7 @@ def step_activation(tk, name, elf, func, noimage=False):
           (func, len(positions), len(own), " without --image" if noimage else ""))
 
 
-def step_positions(tk, name, elf):
+def step_positions(tk, name, elf, layout):
     trace = name + ".tarmac"
     fn = symbol(elf, "bt_mark")
     res = run([tk, "backtrace", trace, "pc:0x%x@2" % fn, "pc:%d@2" % fn,
@@ -241,7 +248,108 @@ def step_positions(tk, name, elf):
     res = run([tk, "backtrace", trace, "pc:bt_mark@1"])
     if res.returncode != 1 or "--image" not in res.stderr:
         fail("a symbol without --image: exit %d, %r" % (res.returncode, res.stderr))
+    auto = run([tk, "backtrace", "--image=" + elf, trace, "pc:bt_mark@1", "pc:bt_mark@2"])
+    forced = run([tk, "backtrace", "--frame=" + layout, "--image=" + elf, trace, "pc:bt_mark@1",
+                  "pc:bt_mark@2"])
+    if forced.returncode or forced.stdout != auto.stdout:
+        fail("--frame=%s walks differently:\n%s\n%s" % (layout, forced.stdout, auto.stdout))
+    # Warnings: at positions in the C library (no frame pointers) the
+    # chain and the call stack part; the first such position.
+    printf = symbol(elf, "printf")
+    first = run([tk, "dump", trace, "find-pc", "#0", "0x%x" % printf]).stdout.split()
+    if len(first) > 1:
+        start = int(first[1])
+        with open(name + ".warn.pos", "w") as f:
+            f.write("".join("#%d\n" % p for p in range(start, start + 4000, 3)))
+        res = run([tk, "backtrace", "--image=" + elf, trace, "--positions=" + f.name])
+        warn = re.compile(r"^%s: warning: frame #\d+: frame chain has (0x[0-9a-f]{%d}|no frame), "
+                          r"call stack has (0x[0-9a-f]{%d}|no frame)$" %
+                          (re.escape(trace), 16 if layout == "a64" else 8,
+                           16 if layout == "a64" else 8))
+        lines = res.stderr.splitlines()
+        if res.returncode or not all(warn.match(l) for l in lines):
+            fail("warnings: exit %d, %r" % (res.returncode, lines[:3]))
+        # (None for A64, whose printf is the test runtime's, with frames.)
+        print("%d warnings in the documented format" % len(lines))
     print("positions, bad positions and options checked")
+
+
+def step_srclines(tk, name, elf, a2l):
+    trace = name + ".tarmac"
+    img = "--image=" + elf
+
+    def lines_of(addrs):
+        out = {}
+        addrs = sorted(set(addrs))
+        for i in range(0, len(addrs), 500):
+            chunk = addrs[i:i + 500]
+            for a, (fn, fl) in zip(chunk, reference(a2l, elf, chunk)):
+                m = re.match(r"(.*:\d+)( \(discriminator \d+\))?$", fl)
+                out[a] = None if not m or fl.startswith("??") else m.group(1)
+        return out
+
+    # calltree: " at FILE:LINE" of the entry (o) or the call (-).
+    plain = run([tk, "calltree", img, trace])
+    src = run([tk, "calltree", img, "--source-lines", trace])
+    if plain.returncode or src.returncode:
+        fail("calltree: " + plain.stderr + src.stderr)
+    pl, sl = plain.stdout.splitlines(), src.stdout.splitlines()
+    if len(pl) != len(sl):
+        fail("calltree --source-lines has %d lines, without %d" % (len(sl), len(pl)))
+    pcs = [int(re.search(r"pc:0x([0-9a-f]+)", l).group(1), 16) for l in pl]
+    ref = lines_of(pcs)
+    for p, s_, pc in zip(pl, sl, pcs):
+        want = p + (" at " + ref[pc] if ref[pc] else "")
+        if s_ != want:
+            fail("calltree line %r, expected %r" % (s_, want))
+    print("calltree: %d lines, each with the line of its first pc" % len(pl))
+    # callinfo: " from FILE:LINE" of each call site, in call order.
+    target = symbol(elf, "leaf_add")
+    sites = [pcs[i] for i in range(len(pl) - 1)
+             if pl[i].lstrip().startswith("-") and pcs[i + 1] == target]
+    ref = lines_of(sites)
+    plain = run([tk, "callinfo", img, trace, "leaf_add"]).stdout.splitlines()
+    src = run([tk, "callinfo", img, "--source-lines", trace, "leaf_add"]).stdout.splitlines()
+    hits = [l for l in src if l.startswith("- time:")]
+    if len(hits) != len(sites) or len(src) != len(plain):
+        fail("callinfo: %d calls, the call tree has %d" % (len(hits), len(sites)))
+    for p, s_ in zip(plain, src):
+        if p.startswith("- time:"):
+            site = sites.pop(0)
+            if s_ != p + (" from " + ref[site] if ref[site] else ""):
+                fail("callinfo line %r, call site 0x%x (%s)" % (s_, site, ref[site]))
+        elif s_ != p:
+            fail("callinfo line %r, without --source-lines %r" % (s_, p))
+    print("callinfo: %d call sites" % len(hits))
+    # profile: a last column, Source, with the entry's line.
+    plain = run([tk, "profile", img, trace]).stdout.splitlines()
+    src = run([tk, "profile", img, "--source-lines", trace]).stdout.splitlines()
+    if src[0] != plain[0] + " Source" or len(src) != len(plain):
+        fail("profile header %r" % src[0])
+    addrs = [int(l.split()[0], 16) for l in plain[1:]]
+    ref = lines_of(addrs)
+    for p, s_, a in zip(plain[1:], src[1:], addrs):
+        if ref[a]:
+            if not s_.endswith(" " + ref[a]) or s_.split()[:3] != p.split()[:3]:
+                fail("profile row %r, expected ... %s" % (s_, ref[a]))
+        elif s_ != p:
+            fail("profile row %r, expected %r" % (s_, p))
+    print("profile: %d rows" % len(addrs))
+    # flamegraph: NAME@BASENAME:LINE frames, the same total.
+    plain = run([tk, "flamegraph", img, trace]).stdout.splitlines()
+    src = run([tk, "flamegraph", img, "--source-lines", trace]).stdout.splitlines()
+    total = lambda ls: sum(int(l.rsplit(" ", 1)[1]) for l in ls)
+    if not src or total(src) != total(plain):
+        fail("flamegraph totals differ: %d, %d" % (total(src), total(plain)))
+    leaf = [l for l in src if l.rsplit(" ", 1)[0].split(";")[-1].startswith("leaf_add@")]
+    want = "leaf_add@" + (lines_of([target])[target] or "").rsplit("/", 1)[-1]
+    if not leaf or any(l.rsplit(" ", 1)[0].split(";")[-1] != want for l in leaf):
+        fail("flamegraph: the innermost leaf_add frames are not %s: %s" % (want, leaf[:2]))
+    for l in src:
+        for fr in l.rsplit(" ", 1)[0].split(";"):
+            if "@" in fr and not re.match(r"[^@]+@[^/@]+:\d+$", fr):
+                fail("flamegraph frame %r" % fr)
+    print("flamegraph: %d stacks, the same total" % len(src))
 
 
 def main():
@@ -260,7 +368,9 @@ def main():
     elif step == "activation":
         step_activation(tk, name, elf, sys.argv[5], len(sys.argv) > 6 and sys.argv[6] == "noimage")
     elif step == "positions":
-        step_positions(tk, name, elf)
+        step_positions(tk, name, elf, sys.argv[5])
+    elif step == "srclines":
+        step_srclines(tk, name, elf, sys.argv[5])
     else:
         fail("unknown step " + step)
 
