@@ -80,6 +80,16 @@ static int cmp_fsym(const void *a, const void *b)
 	const dw_fsym *x = a, *y = b;
 	if (x->sec != y->sec)
 		return x->sec < y->sec ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_asym(const void *a, const void *b)
+{
+	const dw_asym *x = a, *y = b;
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
 	if (x->value != y->value)
 		return x->value < y->value ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
@@ -125,7 +135,8 @@ int tk_dw_load_symbols(tk_dwarf *d)
 		n = data->d_size / sh.sh_entsize;
 	d->fsyms = calloc(n ? n : 1, sizeof *d->fsyms);
 	d->funcsyms = calloc(n ? n : 1, sizeof *d->funcsyms);
-	if (!d->fsyms || !d->funcsyms)
+	d->asyms = calloc(n ? n : 1, sizeof *d->asyms);
+	if (!d->fsyms || !d->funcsyms || !d->asyms)
 		return TK_ERR_NOMEM;
 	d->have_syms = n > 1;
 	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
@@ -152,6 +163,9 @@ int tk_dw_load_symbols(tk_dwarf *d)
 			f->size = s.size;
 			f->thumb = arm && (es.st_value & 1);
 		}
+		if (s.sec)
+			d->asyms[d->nasyms++] = (dw_asym){s.value, s.name, s.sec, (uint32_t)i,
+							  s.bind == STB_GLOBAL, s.type == STT_SECTION};
 		if (s.type == STT_FILE) {
 			file = s.name;
 			if (state == SYMBOL_SEEN)
@@ -164,27 +178,30 @@ int tk_dw_load_symbols(tk_dwarf *d)
 			continue;
 		dw_fsym *f = &d->fsyms[d->nfsyms++];
 		f->value = s.value;
+		f->off = s.value - d->secs[s.sec].addr;
 		f->size = s.size ? s.size : 1;
 		f->name = s.name;
 		f->file = file && (s.bind == STB_LOCAL || state != FILE_AFTER_SYMBOL) ? file : NULL;
 		f->sec = s.sec;
+		f->local = s.bind == STB_LOCAL;
 		f->order = (uint32_t)i;
 		f->func = s.func;
 		f->typed = s.type != STT_NOTYPE;
 	}
 	qsort(d->fsyms, d->nfsyms, sizeof *d->fsyms, cmp_fsym);
 	qsort(d->funcsyms, d->nfuncsyms, sizeof *d->funcsyms, cmp_funcsym);
+	qsort(d->asyms, d->nasyms, sizeof *d->asyms, cmp_asym);
 	d->cache_sec = DW_NONE;
 	return 0;
 }
 
-/* binutils' better_fit(): does s replace the current best b for addr?
- * Both start at the same address. */
-static bool better(const dw_fsym *b, const dw_fsym *s, uint64_t addr)
+/* binutils' better_fit(): does s replace the current best b for the
+ * section offset off?  Both start at the same offset. */
+static bool better(const dw_fsym *b, const dw_fsym *s, uint64_t off)
 {
-	if (b->value + b->size <= addr)
+	if (b->off + b->size <= off)
 		return s->size > b->size;
-	if (s->value + s->size <= addr)
+	if (s->off + s->size <= off)
 		return false;
 	if (b->func != s->func)
 		return s->func;
@@ -197,8 +214,11 @@ const dw_fsym *tk_dw_find_function(tk_dwarf *d, uint32_t sec, uint64_t addr)
 {
 	if (!d->have_syms)
 		return NULL;
-	if (d->cache_sym && d->cache_sec == sec && addr >= d->cache_sym->value &&
-	    addr - d->cache_sym->value < d->cache_size)
+	/* binutils works in offsets into the section: a symbol "of" the
+	 * section but below its start is never a candidate. */
+	uint64_t off = addr - d->secs[sec].addr;
+	if (d->cache_sym && d->cache_sec == sec && off >= d->cache_sym->off &&
+	    off - d->cache_sym->off < d->cache_size)
 		return d->cache_sym;
 	d->cache_sec = sec;
 	d->cache_sym = NULL;
@@ -208,7 +228,7 @@ const dw_fsym *tk_dw_find_function(tk_dwarf *d, uint32_t sec, uint64_t addr)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const dw_fsym *f = &d->fsyms[mid];
-		if (f->sec < sec || (f->sec == sec && f->value <= addr))
+		if (f->sec < sec || (f->sec == sec && f->off <= off))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -216,22 +236,22 @@ const dw_fsym *tk_dw_find_function(tk_dwarf *d, uint32_t sec, uint64_t addr)
 	if (lo == 0 || d->fsyms[lo - 1].sec != sec)
 		return NULL;
 	size_t first = lo - 1;
-	uint64_t start = d->fsyms[first].value;
-	while (first > 0 && d->fsyms[first - 1].sec == sec && d->fsyms[first - 1].value == start)
+	uint64_t start = d->fsyms[first].off;
+	while (first > 0 && d->fsyms[first - 1].sec == sec && d->fsyms[first - 1].off == start)
 		first--;
 	const dw_fsym *best = &d->fsyms[first];
 	for (size_t i = first + 1; i < lo; i++)
-		if (better(best, &d->fsyms[i], addr))
+		if (better(best, &d->fsyms[i], off))
 			best = &d->fsyms[i];
 	/* The cached extent: cut at the first later candidate (in table
-	 * order) that starts after addr inside the symbol. */
+	 * order) that starts after off inside the symbol. */
 	uint64_t size = best->size;
 	for (size_t i = lo; i < d->nfsyms && d->fsyms[i].sec == sec; i++) {
 		const dw_fsym *s = &d->fsyms[i];
-		if (s->value - best->value >= size)
+		if (s->off - best->off >= size)
 			break;
-		if (s->order > best->order && s->value > addr) {
-			size = s->value - best->value;
+		if (s->order > best->order && s->off > off) {
+			size = s->off - best->off;
 			break;
 		}
 	}
@@ -261,4 +281,26 @@ int tk_dwarf_func_sym(const tk_dwarf *d, uint64_t addr, uint64_t *start, bool *t
 			break;
 	}
 	return 0;
+}
+
+const dw_asym *tk_dw_exact_symbol(const tk_dwarf *d, uint32_t sec, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nasyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const dw_asym *a = &d->asyms[mid];
+		if (a->sec < sec || (a->sec == sec && a->value < addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const dw_asym *pick = NULL;
+	for (; lo < d->nasyms && d->asyms[lo].sec == sec && d->asyms[lo].value == addr; lo++) {
+		if (d->asyms[lo].section)
+			continue;
+		pick = &d->asyms[lo];
+		if (pick->global)
+			break;
+	}
+	return pick;
 }

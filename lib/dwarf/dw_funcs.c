@@ -379,6 +379,9 @@ int tk_dw_scan_funcs(tk_dwarf *d, dw_unit *u)
 			if ((rc = add_func(d, u, &lv->die, tag, lv->encl, &capf, &capr)) != 0)
 				break;
 			encl = u->nfuncs - 1;
+		} else if ((tag == DW_TAG_variable || tag == DW_TAG_member) &&
+			   (rc = tk_dw_add_var(d, u, &lv->die)) != 0) {
+			break;
 		}
 		Dwarf_Die child;
 		int has = dwarf_haschildren(&lv->die) > 0 ? dwarf_child(&lv->die, &child) : 1;

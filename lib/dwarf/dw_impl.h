@@ -49,6 +49,15 @@ typedef struct dw_func {
 					 * binutils' "first arange" */
 } dw_func;
 
+/* A variable at a fixed address (binutils' variable table: only those can
+ * name a data address). */
+typedef struct dw_var {
+	const char *name;
+	const char *file;	/* DW_AT_decl_file, spelled as addr2line */
+	unsigned line;
+	uint64_t addr;
+} dw_var;
+
 /* The function lookup table: by low address, with a running maximum of
  * high addresses so a binary search finds the first candidate. */
 typedef struct dw_flook {
@@ -106,6 +115,8 @@ typedef struct dw_unit {
 	uint32_t nfranges;
 	dw_flook *flook;	/* functions with ranges */
 	uint32_t nflook;
+	dw_var *vars;		/* in DIE order */
+	uint32_t nvars, capvars;
 } dw_unit;
 
 /* An entry of binutils' address-to-unit trie, in insertion order. */
@@ -117,14 +128,25 @@ typedef struct dw_tentry {
 /* A candidate of binutils' ELF function lookup (_bfd_elf_find_function). */
 typedef struct dw_fsym {
 	uint64_t value;		/* absolute address, Thumb bit cleared */
+	uint64_t off;		/* from its section's start (wraps below it) */
 	uint64_t size;		/* 1 when the symbol has none */
 	const char *name;
 	const char *file;	/* the STT_FILE binutils would name, or NULL */
+	bool local;		/* STB_LOCAL */
 	uint32_t sec;		/* section index */
 	uint32_t order;		/* position in the symbol table */
 	bool func;		/* STT_FUNC or STT_GNU_IFUNC */
 	bool typed;		/* not STT_NOTYPE */
 } dw_fsym;
+
+/* Any symbol (binutils' canonical table), for exact-address lookups. */
+typedef struct dw_asym {
+	uint64_t value;
+	const char *name;
+	uint32_t sec, order;
+	bool global;		/* STB_GLOBAL */
+	bool section;		/* STT_SECTION */
+} dw_asym;
 
 /* An STT_FUNC symbol, for tk_dwarf_func_sym. */
 typedef struct dw_funcsym {
@@ -181,6 +203,8 @@ struct tk_dwarf {
 
 	dw_funcsym *funcsyms;	/* sorted by value */
 	size_t nfuncsyms;
+	dw_asym *asyms;		/* sorted by (sec, value, order) */
+	size_t nasyms;
 
 	tk_dwarf_loc *locs;	/* the last result */
 	unsigned nlocs, caplocs;
@@ -214,10 +238,19 @@ const char *tk_dw_file_name(const dw_unit *u, uint64_t file);
  * reported and skipped) or TK_ERR_NOMEM. */
 int tk_dw_scan_funcs(tk_dwarf *d, dw_unit *u);
 
+/* dw_vars.c: a variable DIE of u (skipped unless at a fixed address).
+ * Returns 0 or TK_ERR_NOMEM. */
+int tk_dw_add_var(const tk_dwarf *d, dw_unit *u, Dwarf_Die *die);
+/* The last variable of u at addr whose name is part of `name`, or NULL. */
+const dw_var *tk_dw_find_var(const dw_unit *u, const char *name, uint64_t addr);
+
 /* dw_elfsym.c */
 int tk_dw_load_symbols(tk_dwarf *d);
 /* binutils' _bfd_elf_find_function: the function symbol for addr in
  * section sec, or NULL. */
 const dw_fsym *tk_dw_find_function(tk_dwarf *d, uint32_t sec, uint64_t addr);
+/* The symbol binutils picks as starting exactly at addr in section sec
+ * (the first global one, else the last; no section symbols), or NULL. */
+const dw_asym *tk_dw_exact_symbol(const tk_dwarf *d, uint32_t sec, uint64_t addr);
 
 #endif

@@ -151,11 +151,14 @@ static int trie_insert(tk_dwarf *d, uint32_t ui, uint64_t low, uint64_t high)
 	for (uint32_t k = 0; k < u->nentries; k++) {
 		dw_tentry *e = &d->tent[u->entries[k]];
 		if (ranges_touch(low, high, e->low, e->high)) {
+			/* Usually inside already (a unit's functions and
+			 * sequences lie in its range): nothing to re-sort. */
+			if (low < e->low || high > e->high)
+				d->tdirty = true;
 			if (low < e->low)
 				e->low = low;
 			if (high > e->high)
 				e->high = high;
-			d->tdirty = true;
 			return 0;
 		}
 	}
@@ -181,11 +184,10 @@ static int trie_insert(tk_dwarf *d, uint32_t ui, uint64_t low, uint64_t high)
 	return 0;
 }
 
-static const dw_tentry *sort_base;
-
-static int cmp_tent(const void *a, const void *b)
+static int cmp_tent(const void *a, const void *b, void *base)
 {
-	const dw_tentry *x = &sort_base[*(const uint32_t *)a], *y = &sort_base[*(const uint32_t *)b];
+	const dw_tentry *t = base;
+	const dw_tentry *x = &t[*(const uint32_t *)a], *y = &t[*(const uint32_t *)b];
 	if (x->low != y->low)
 		return x->low < y->low ? -1 : 1;
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
@@ -205,8 +207,7 @@ static int trie_index(tk_dwarf *d)
 	d->tmax = nm;
 	for (uint32_t i = 0; i < d->ntent; i++)
 		d->tsort[i] = i;
-	sort_base = d->tent;
-	qsort(d->tsort, d->ntent, sizeof *d->tsort, cmp_tent);
+	qsort_r(d->tsort, d->ntent, sizeof *d->tsort, cmp_tent, d->tent);
 	uint64_t m = 0;
 	for (uint32_t i = 0; i < d->ntent; i++) {
 		if (d->tent[d->tsort[i]].high > m)
@@ -274,22 +275,33 @@ static int stash_next(tk_dwarf *d, uint32_t *ui)
 	return 0;
 }
 
+/* binutils decodes a unit the first time it consults it: its sequences
+ * and functions go into the trie.  0, or TK_ERR_NOMEM. */
+static int decode(tk_dwarf *d, uint32_t ui)
+{
+	dw_unit *u = &d->units[ui];
+	if (u->decoded || u->error)
+		return 0;
+	u->decoded = true;
+	for (uint32_t k = 0; k < u->nlate_ranges; k++) {
+		int rc = trie_insert(d, ui, u->late_ranges[k].low, u->late_ranges[k].high);
+		if (rc)
+			return rc;
+	}
+	if (u->nlate_ranges)
+		u->has_arange = true;
+	return 0;
+}
+
 /* Try one unit: 1 if it knows addr (*func, *row set), 0 if not. */
 static int try_unit(tk_dwarf *d, uint32_t ui, uint64_t addr, dw_func **func, const dw_row **row)
 {
 	dw_unit *u = &d->units[ui];
 	if (u->error)
 		return 0;
-	if (!u->decoded) {
-		u->decoded = true;
-		for (uint32_t k = 0; k < u->nlate_ranges; k++) {
-			int rc = trie_insert(d, ui, u->late_ranges[k].low, u->late_ranges[k].high);
-			if (rc)
-				return rc;
-		}
-		if (u->nlate_ranges)
-			u->has_arange = true;
-	}
+	int rc = decode(d, ui);
+	if (rc)
+		return rc;
 	*func = (dw_func *)lookup_func(u, addr);
 	*row = lookup_row(u, addr);
 	return *func || *row;
@@ -340,6 +352,36 @@ static int find_unit(tk_dwarf *d, uint64_t addr, dw_unit **unit, dw_func **func,
 	return rc < 0 ? rc : 0;
 }
 
+/* A data address where a symbol starts: binutils looks for the variable
+ * of that name at that address instead (the units it has read, newest
+ * first, then the others in order), and answers with its declaration. */
+static int variable_line(tk_dwarf *d, const dw_asym *sym, uint64_t addr, tk_dwarf_loc *loc)
+{
+	int rc = 0;
+	for (uint32_t k = d->stashed; rc == 0 && k-- > 0;) {
+		if (d->units[k].error || (rc = decode(d, k)) != 0)
+			continue;
+		const dw_var *v = tk_dw_find_var(&d->units[k], sym->name, addr);
+		if (v) {
+			loc->file = v->file;
+			loc->line = v->line;
+			return 1;
+		}
+	}
+	while (rc == 0 && d->stashed < d->nunits) {
+		uint32_t ui;
+		if ((rc = stash_next(d, &ui)) != 0 || d->units[ui].error || (rc = decode(d, ui)) != 0)
+			continue;
+		const dw_var *v = tk_dw_find_var(&d->units[ui], sym->name, addr);
+		if (v) {
+			loc->file = v->file;
+			loc->line = v->line;
+			return 1;
+		}
+	}
+	return rc;
+}
+
 /* binutils' _bfd_elf_find_nearest_line for one section. */
 static int lookup_in_section(tk_dwarf *d, uint32_t sec, uint64_t addr, bool *found)
 {
@@ -349,7 +391,14 @@ static int lookup_in_section(tk_dwarf *d, uint32_t sec, uint64_t addr, bool *fou
 	const dw_row *r = NULL;
 	*found = false;
 	d->nlocs = 0;
-	if (d->nunits) {
+	const dw_asym *exact = NULL;
+	if (d->nunits && !(d->secs[sec].flags & SHF_EXECINSTR) &&
+	    (exact = tk_dw_exact_symbol(d, sec, addr)) != NULL) {
+		int rc = variable_line(d, exact, addr, &loc);
+		if (rc < 0)
+			return rc;
+		*found = rc == 1;
+	} else if (d->nunits) {
 		int rc = find_unit(d, addr, &unit, &func, &r);
 		if (rc)
 			return rc;

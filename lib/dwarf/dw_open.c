@@ -178,6 +178,7 @@ void tk_dwarf_free(tk_dwarf *d)
 	free(d->secs);
 	free(d->fsyms);
 	free(d->funcsyms);
+	free(d->asyms);
 	free(d->locs);
 	free(d->cfi_bad);
 	free(d->path);

@@ -167,6 +167,7 @@ void tk_dw_free_units(tk_dwarf *d)
 		free(u->cu_ranges);
 		free(u->late_ranges);
 		free(u->entries);
+		free(u->vars);
 	}
 	free(d->units);
 	free(d->noranges);

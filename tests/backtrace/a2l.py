@@ -5,7 +5,8 @@
   a2l.py compare TRACEKIT REFERENCE ELF [FOCUS,...]
       200 addresses (seeded by the ELF's name): 100 anywhere in its code
       sections, 100 inside the FOCUS functions; both tools, each option set,
-      addresses on the command line and on standard input: byte-identical.
+      addresses on the command line and on standard input: byte-identical;
+      then the address of every symbol (data too).
   a2l.py coprocess TRACEKIT REFERENCE ELF
       tracekit addr2line as a coprocess: one address written, its answer
       read back before the next is written (with a timeout: a hang fails).
@@ -122,6 +123,17 @@ def compare(tk, ref, elf, focus):
             fail("exit status %d: %s" % (got.returncode, got.stderr.decode()))
         print("same: %s %s (%d lines)" % (os.path.basename(elf), " ".join(opts),
                                           want.stdout.count(b"\n")))
+    # Every symbol's address, data included (binutils then looks for the
+    # variable declared there).
+    nm = os.environ.get("TK_NM", "nm")
+    syms = sorted({"0x" + l.split()[0] for l in run([nm, elf]).stdout.decode().splitlines()
+                   if len(l.split()) == 3})
+    text = ("\n".join(syms) + "\n").encode()
+    want = run([ref, "-a", "-f", "-i", "-e", elf], text)
+    got = run([tk, "addr2line", "-a", "-f", "-i", "-e", elf], text)
+    if got.stdout != want.stdout:
+        diff(want.stdout, got.stdout, elf, ["-a", "-f", "-i"], "symbol addresses")
+    print("same: %s, the addresses of its %d symbols" % (os.path.basename(elf), len(syms)))
 
 
 def diff(want, got, elf, opts, how):
