@@ -11,18 +11,15 @@
  *    $x...); nowhere a local, hidden, untyped, zero-size symbol (those are
  *    annotations); a size of 0 counts as 1;
  *  - the candidate starting nearest below the address wins, whatever its
- *    size; of several starting there, in symbol table order, a later one
- *    replaces the current one if the current one does not reach the address
- *    and the later one is larger, or if both reach it and the later one is
- *    a function where the current one is not, or is typed where the current
- *    one is not, or (all else equal) is smaller;
+ *    size; of several starting there, the largest, and of equally large
+ *    ones the first in the symbol table;
  *  - the file name given with it is that of the STT_FILE before it, for a
  *    local symbol, or for a global one if no STT_FILE follows a symbol in
  *    the table before it;
  *  - the last answer is cached: an address of the same section inside the
- *    last symbol (as far as the next candidate starting after the address
- *    of that lookup) gets the same answer without a new search.  The cache
- *    makes answers depend on earlier queries, so it is reproduced too.
+ *    last symbol's [start, start + size) gets the same answer without a new
+ *    search, even where a smaller symbol starts inside it.  The cache makes
+ *    answers depend on earlier queries, so it is reproduced too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +37,6 @@ typedef struct rawsym {
 	const char *name;
 	uint32_t sec;
 	uint8_t type, bind, vis;
-	bool func;		/* binutils' BSF_FUNCTION */
 } rawsym;
 
 static bool arm_special(const char *n, unsigned machine)
@@ -149,14 +145,13 @@ int tk_dw_load_symbols(tk_dwarf *d)
 		const char *name = elf_strptr(d->elf, sh.sh_link, es.st_name);
 		rawsym s = {es.st_value, es.st_size, name ? name : "", es.st_shndx,
 			    (uint8_t)GELF_ST_TYPE(es.st_info), (uint8_t)GELF_ST_BIND(es.st_info),
-			    (uint8_t)GELF_ST_VISIBILITY(es.st_other), false};
+			    (uint8_t)GELF_ST_VISIBILITY(es.st_other)};
 		if (s.sec >= SHN_LORESERVE)
 			s.sec = 0;
 		if (arm && s.type == STT_ARM_TFUNC)
 			s.type = STT_FUNC;
 		if (arm && (s.type == STT_FUNC || s.type == STT_GNU_IFUNC))
 			s.value &= ~(uint64_t)1;
-		s.func = s.type == STT_FUNC || s.type == STT_GNU_IFUNC;
 		if (s.type == STT_FUNC && s.size && s.sec) {
 			dw_funcsym *f = &d->funcsyms[d->nfuncsyms++];
 			f->value = s.value;
@@ -185,29 +180,12 @@ int tk_dw_load_symbols(tk_dwarf *d)
 		f->sec = s.sec;
 		f->local = s.bind == STB_LOCAL;
 		f->order = (uint32_t)i;
-		f->func = s.func;
-		f->typed = s.type != STT_NOTYPE;
 	}
 	qsort(d->fsyms, d->nfsyms, sizeof *d->fsyms, cmp_fsym);
 	qsort(d->funcsyms, d->nfuncsyms, sizeof *d->funcsyms, cmp_funcsym);
 	qsort(d->asyms, d->nasyms, sizeof *d->asyms, cmp_asym);
 	d->cache_sec = DW_NONE;
 	return 0;
-}
-
-/* binutils' better_fit(): does s replace the current best b for the
- * section offset off?  Both start at the same offset. */
-static bool better(const dw_fsym *b, const dw_fsym *s, uint64_t off)
-{
-	if (b->off + b->size <= off)
-		return s->size > b->size;
-	if (s->off + s->size <= off)
-		return false;
-	if (b->func != s->func)
-		return s->func;
-	if (b->typed != s->typed)
-		return s->typed;
-	return s->size < b->size;
 }
 
 const dw_fsym *tk_dw_find_function(tk_dwarf *d, uint32_t sec, uint64_t addr)
@@ -218,12 +196,11 @@ const dw_fsym *tk_dw_find_function(tk_dwarf *d, uint32_t sec, uint64_t addr)
 	 * section but below its start is never a candidate. */
 	uint64_t off = addr - d->secs[sec].addr;
 	if (d->cache_sym && d->cache_sec == sec && off >= d->cache_sym->off &&
-	    off - d->cache_sym->off < d->cache_size)
+	    off - d->cache_sym->off < d->cache_sym->size)
 		return d->cache_sym;
 	d->cache_sec = sec;
 	d->cache_sym = NULL;
-	d->cache_size = 0;
-	/* The last candidate of section sec starting at or below addr. */
+	/* The last candidates of section sec starting at or below off. */
 	size_t lo = 0, hi = d->nfsyms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -239,24 +216,12 @@ const dw_fsym *tk_dw_find_function(tk_dwarf *d, uint32_t sec, uint64_t addr)
 	uint64_t start = d->fsyms[first].off;
 	while (first > 0 && d->fsyms[first - 1].sec == sec && d->fsyms[first - 1].off == start)
 		first--;
+	/* Of those (in symbol table order), the first of the largest. */
 	const dw_fsym *best = &d->fsyms[first];
 	for (size_t i = first + 1; i < lo; i++)
-		if (better(best, &d->fsyms[i], off))
+		if (d->fsyms[i].size > best->size)
 			best = &d->fsyms[i];
-	/* The cached extent: cut at the first later candidate (in table
-	 * order) that starts after off inside the symbol. */
-	uint64_t size = best->size;
-	for (size_t i = lo; i < d->nfsyms && d->fsyms[i].sec == sec; i++) {
-		const dw_fsym *s = &d->fsyms[i];
-		if (s->off - best->off >= size)
-			break;
-		if (s->order > best->order && s->off > off) {
-			size = s->off - best->off;
-			break;
-		}
-	}
 	d->cache_sym = best;
-	d->cache_size = size;
 	return best;
 }
 

@@ -135,8 +135,6 @@ typedef struct dw_fsym {
 	bool local;		/* STB_LOCAL */
 	uint32_t sec;		/* section index */
 	uint32_t order;		/* position in the symbol table */
-	bool func;		/* STT_FUNC or STT_GNU_IFUNC */
-	bool typed;		/* not STT_NOTYPE */
 } dw_fsym;
 
 /* Any symbol (binutils' canonical table), for exact-address lookups. */
@@ -199,7 +197,6 @@ struct tk_dwarf {
 	/* binutils' one-entry cache of the last function symbol found. */
 	uint32_t cache_sec;
 	const dw_fsym *cache_sym;
-	uint64_t cache_size;
 
 	dw_funcsym *funcsyms;	/* sorted by value */
 	size_t nfuncsyms;
