@@ -89,6 +89,16 @@ if(TK_HOST_CC)
     DEPENDS ${TK_BT_SRC}/inline.c VERBATIM)
   list(APPEND bt_a2l_elves ${TK_BT_DIR}/inline-c-host)
 endif()
+if(TK_HOST_CC AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  # Hand-made corner cases of binutils' symbol and variable choices.
+  add_custom_command(OUTPUT ${TK_BT_DIR}/symties-host
+    COMMAND ${TK_HOST_CC} -nostdlib -Wl,-e,main -o ${TK_BT_DIR}/symties-host ${TK_BT_SRC}/symties.s
+    DEPENDS ${TK_BT_SRC}/symties.s VERBATIM)
+  add_custom_command(OUTPUT ${TK_BT_DIR}/variables-host
+    COMMAND ${TK_HOST_CC} -O1 -g -o ${TK_BT_DIR}/variables-host ${TK_BT_SRC}/variables.c
+    DEPENDS ${TK_BT_SRC}/variables.c VERBATIM)
+  list(APPEND bt_a2l_elves ${TK_BT_DIR}/symties-host ${TK_BT_DIR}/variables-host)
+endif()
 if(TK_HOST_CXX)
   add_custom_command(OUTPUT ${TK_BT_DIR}/inline-cpp-host
     COMMAND ${TK_HOST_CXX} -O2 -g -o ${TK_BT_DIR}/inline-cpp-host ${TK_BT_SRC}/inline.cpp
