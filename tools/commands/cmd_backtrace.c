@@ -69,7 +69,8 @@ static const tk_cli_spec base_spec = {
 		"--image, each with its function and FILE:LINE.  POSITION is a trace line\n"
 		"number, #N (position N), end, t:TIME (the first instruction at or after\n"
 		"TIME) or pc:ADDR[@N] (the N-th visit of ADDR: 0x hex, decimal or a\n"
-		"symbol).  Frames that differ from the call tree's stack are warned about.",
+		"symbol).  Frames that differ from the call tree's stack are warned about.\n"
+		"Exit status: 0; 1 for a bad position (named) or an unreadable input.",
 	.options_help =
 		"  --frame=LAYOUT           frame records are apcs (-mapcs-frame), aapcs\n"
 		"                           (GCC's Arm default), a64 or thumb; default: per\n"
