@@ -255,6 +255,10 @@ typedef struct tk_stack_frame {
 	uint64_t total_insns, self_insns;
 	uint32_t first_child;	/* TK_CALL_NONE-terminated list, unordered */
 	uint32_t next_sibling;
+	/* With tk_callstacks_new_by_site: the call instruction's address (in
+	 * the caller; 0 for the root).  Frames of one function called from
+	 * different instructions are then different frames. */
+	uint64_t site;
 } tk_stack_frame;
 
 typedef struct tk_callstacks tk_callstacks;
@@ -262,6 +266,9 @@ typedef struct tk_callstacks tk_callstacks;
 /* Errors: TK_ERR_NOMEM.  *sink receives the callbacks to give the call
  * detector (tk_calls_opts.sink). */
 int tk_callstacks_new(tk_callstacks **out, tk_calls_sink *sink);
+/* The same, one frame per function and call site (tk_stack_frame.site),
+ * for profiles by source line. */
+int tk_callstacks_new_by_site(tk_callstacks **out, tk_calls_sink *sink);
 
 /* After the detector's finish: the frames (*count of them, a few possibly
  * unused), and the first context's root frame, or TK_CALL_NONE if the trace

@@ -7,6 +7,7 @@
  * merges frames of the same function, recursively.  Merged-away frames go
  * to a free list, so the steady state allocates nothing.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "tracekit/calls.h"
@@ -19,6 +20,7 @@ struct tk_callstacks {
 	uint32_t root, last_root;	/* the roots, linked through next_sibling */
 	struct work *work;	/* merges still to do */
 	size_t nwork, workcap;
+	bool by_site;		/* frames differ by call site too */
 };
 
 static int alloc_frame(tk_callstacks *s, uint32_t *out)
@@ -77,7 +79,9 @@ static int merge(tk_callstacks *s, uint32_t a, uint32_t b, uint32_t *out)
 		for (uint32_t x = w.list, next; x != TK_CALL_NONE && rc == 0; x = next) {
 			next = s->f[x].next_sibling;
 			uint32_t y = *head;
-			while (y != TK_CALL_NONE && s->f[y].addr != s->f[x].addr)
+			while (y != TK_CALL_NONE &&
+			       (s->f[y].addr != s->f[x].addr ||
+				(s->by_site && s->f[y].site != s->f[x].site)))
 				y = s->f[y].next_sibling;
 			if (y == TK_CALL_NONE) {
 				s->f[x].next_sibling = *head;
@@ -110,6 +114,7 @@ static int make_frame(tk_callstacks *s, const tk_call *call, uint32_t children, 
 	tk_stack_frame *f = &s->f[i];
 	f->addr = call->entry.pc;
 	f->context = call->context;
+	f->site = s->by_site ? call->call.pc : 0;
 	f->calls = 1;
 	f->total_time = call->exit.time >= call->entry.time ? call->exit.time - call->entry.time : 0;
 	f->total_insns = call->exit.pos - call->entry.pos + 1;
@@ -159,11 +164,20 @@ int tk_callstacks_new(tk_callstacks **out, tk_calls_sink *sink)
 	if (!s)
 		return TK_ERR_NOMEM;
 	s->free_list = s->root = s->last_root = TK_CALL_NONE;
+	s->by_site = false;
 	sink->ctx = s;
 	sink->confirm = confirm;
 	sink->join = join;
 	sink->finish = finish;
 	return 0;
+}
+
+int tk_callstacks_new_by_site(tk_callstacks **out, tk_calls_sink *sink)
+{
+	int rc = tk_callstacks_new(out, sink);
+	if (rc == 0)
+		(*out)->by_site = true;
+	return rc;
 }
 
 const tk_stack_frame *tk_callstacks_frames(const tk_callstacks *s, uint32_t *count,

@@ -6,6 +6,9 @@
 start 120 40 --image="$TK_TRACES/quicksort.elf" "$TK_TRACES/quicksort.tarmac"
 
 keys c
+# With --image the pane shows the frame walk first: C (in the pane) switches
+# to the call tree's stack.
+keys Tab Tab C Tab
 wait_for '^ Call stack \(0 active\)'
 wait_for '^#0 +_start \(top level of the trace, from line 157\)'
 

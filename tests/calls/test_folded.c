@@ -86,7 +86,7 @@ static char *folded(const tk_stack_frame *f, uint32_t n, uint32_t root, const ch
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	*rc = tk_flamegraph_folded(fp, f, n, root, names, false);
+	*rc = tk_flamegraph_folded(fp, f, n, root, names, false, false);
 	fclose(fp);
 	return buf;
 }
@@ -135,7 +135,7 @@ static void *write_deep(void *arg)
 {
 	(void)arg;
 	FILE *fp = open_memstream(&deep_out, &deep_len);
-	deep_rc = tk_flamegraph_folded(fp, deep_frames, DEEP, 0, deep_names, false);
+	deep_rc = tk_flamegraph_folded(fp, deep_frames, DEEP, 0, deep_names, false, false);
 	fclose(fp);
 	return NULL;
 }

@@ -35,6 +35,7 @@ typedef enum tkb_pane_kind {
 	TKB_PANE_MVE,		/* q0-q7, vpr */
 	TKB_PANE_MEMORY,
 	TKB_PANE_CALLS,		/* the call stack at the position */
+	TKB_PANE_SOURCE,	/* the source line of the position */
 	TKB_PANE_KINDS
 } tkb_pane_kind;
 
@@ -98,6 +99,10 @@ typedef struct tkb {
 	bool quit;
 	bool bench;		/* --bench-keys: prompts give up when keys run out */
 	bool a64;		/* the register panes show AArch64 names */
+
+	/* Debugging information of --image (dbginfo.h), loaded on demand. */
+	struct tkb_dbg *dbg;
+	const char *source_dir;	/* --source-dir */
 } tkb;
 
 /* screen.c: layout, colours, drawing helpers, the main redraw. */
@@ -180,6 +185,17 @@ void tkb_func_name(const tkb *b, uint64_t addr, char *buf, size_t size);
  * the jump to the next (forward) or previous one. */
 bool tkb_is_exception_line(const char *s, size_t len);
 void tkb_find_exception(tkb *b, bool forward);
+
+/* walk_view.c: the call-stack pane's frame-pointer view (with --image);
+ * each returns false when that view is not the one shown. */
+bool tkb_walk_height(tkb *b, const tkb_pane *p, int *h);
+bool tkb_walk_draw(tkb *b, tkb_pane *p);
+bool tkb_walk_key(tkb *b, tkb_pane *p, int key);
+
+/* source_pane.c */
+void tkb_source_draw(tkb *b, tkb_pane *p);
+bool tkb_source_key(tkb *b, tkb_pane *p, int key);
+int tkb_source_height(tkb *b, const tkb_pane *p);
 
 /* keys.c: the main dispatch of one key. */
 void tkb_key(tkb *b, int key);

@@ -39,7 +39,9 @@ static int chain(const tkb *b, uint32_t *out, int max)
 int tkb_calls_height(tkb *b, const tkb_pane *p)
 {
 	static uint32_t calls[MAX_DEPTH];
-	(void)p;
+	int wh;
+	if (tkb_walk_height(b, p, &wh))
+		return wh;
 	int n = chain(b, calls, MAX_DEPTH);
 	int h = 1 + (n ? n : 1);
 	return h > 8 ? 8 : h < 3 ? 3 : h;
@@ -48,17 +50,19 @@ int tkb_calls_height(tkb *b, const tkb_pane *p)
 void tkb_calls_draw(tkb *b, tkb_pane *p)
 {
 	static uint32_t calls[MAX_DEPTH];
+	if (tkb_walk_draw(b, p))
+		return;
 	const tk_calltree *t = tkb_model_calls(b->model);
 	int n = chain(b, calls, MAX_DEPTH);
 	int h = p->height - 1;
-	char left[64], right[32];
+	char left[64], right[48];
 
 	if (p->cursor >= n)
 		p->cursor = n - 1;
 	if (p->cursor < 0)
 		p->cursor = 0;
 	snprintf(left, sizeof left, " Call stack (%d active)", n > 0 ? n - 1 : 0);
-	snprintf(right, sizeof right, "Return: go to call site ");
+	snprintf(right, sizeof right, "%sReturn: go to call site ", b->cli->image ? "C: frames  " : "");
 	tkb_status_line(b, p, left, right);
 	int first = p->cursor >= h ? p->cursor - h + 1 : 0;
 	bool focus = &b->panes[b->focus] == p;
@@ -82,6 +86,8 @@ bool tkb_calls_key(tkb *b, tkb_pane *p, int key)
 {
 	static uint32_t calls[MAX_DEPTH];
 	int n;
+	if (tkb_walk_key(b, p, key))
+		return true;
 	switch (key) {
 	case KEY_UP:
 		if (p->cursor > 0)

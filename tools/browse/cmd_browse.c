@@ -26,8 +26,9 @@ int tk_cmd_browse(int argc, char **argv)
 #include <time.h>
 
 #include "browse.h"
+#include "dbginfo.h"
 
-enum { OPT_BENCH_KEYS = 256, OPT_COLOUR, OPT_NO_COLOUR };
+enum { OPT_BENCH_KEYS = 256, OPT_COLOUR, OPT_NO_COLOUR, OPT_SOURCE_DIR };
 
 static const struct option browse_opts[] = {
 	{"bench-keys", required_argument, NULL, OPT_BENCH_KEYS},
@@ -35,11 +36,13 @@ static const struct option browse_opts[] = {
 	{"color", no_argument, NULL, OPT_COLOUR},
 	{"no-colour", no_argument, NULL, OPT_NO_COLOUR},
 	{"no-color", no_argument, NULL, OPT_NO_COLOUR},
+	{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
 	{NULL, 0, NULL, 0},
 };
 
 struct browse_opts {
 	const char *bench_keys;
+	const char *source_dir;	/* --source-dir: where source files are looked for */
 	int colour;		/* 1 --colour, -1 --no-colour, 0 automatic */
 };
 
@@ -51,6 +54,7 @@ static int handle(tk_cli *cli, int val, const char *arg, void *ctx)
 	case OPT_BENCH_KEYS: o->bench_keys = arg; return 0;
 	case OPT_COLOUR: o->colour = 1; return 0;
 	case OPT_NO_COLOUR: o->colour = -1; return 0;
+	case OPT_SOURCE_DIR: o->source_dir = arg; return 0;
 	}
 	return 1;
 }
@@ -206,7 +210,8 @@ int tk_cmd_browse(int argc, char **argv)
 		.options_help =
 			"  --colour, --color        use colours (default: when the terminal has them\n"
 			"                           and NO_COLOR is not set)\n"
-			"  --no-colour, --no-color  no colours: bold, underline and reverse video\n",
+			"  --no-colour, --no-color  no colours: bold, underline and reverse video\n"
+			"  --source-dir=DIR         look for source files under DIR too (the s pane)\n",
 		.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
 		.min_args = 0,
 		.max_args = 0,
@@ -221,6 +226,7 @@ int tk_cmd_browse(int argc, char **argv)
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	const char *bench_keys = bo.bench_keys;
 	b.colour_opt = bo.colour;
+	b.source_dir = bo.source_dir;
 
 	if (!strcmp(cli.trace, "-")) {
 		tk_cli_error(&cli, "the browser needs a trace file, not standard input");
@@ -281,6 +287,7 @@ int tk_cmd_browse(int argc, char **argv)
 	endwin();
 	rc = TK_EXIT_OK;
 out:
+	tkb_dbg_free(&b);
 	if (b.parser)
 		tk_tarmac_parser_free(b.parser);
 	free(b.folded);

@@ -61,6 +61,7 @@ static const char *const trace_help[] = {
 	"  V            show or hide the NEON vector registers",
 	"  M            show or hide the MVE vector registers",
 	"  c            show or hide the call stack",
+	"  s            show or hide the source (with --image)",
 	"  a            highlight the next register or memory line of the",
 	"               instruction above the marker (cycles, then off)",
 	"  Return       go to the previous write of the highlighted",
@@ -118,9 +119,26 @@ static const char *const calls[] = {
 	"Call-stack pane",
 	"",
 	"The chain of calls active at the current position, innermost first.",
+	"With --image it shows the frame-pointer walk at the instruction above",
+	"the marker instead (as tracekit backtrace prints it, with FILE:LINE);",
+	"a '!' marks a frame where the call tree's stack differs.",
 	"",
 	"  Up, Down     select a call",
 	"  Return       go to the call site of the selected call",
+	"  C            switch between the frame walk and the call tree's stack",
+	"  < and >      make the pane one line shorter / taller",
+	NULL
+};
+
+static const char *const source[] = {
+	"Source pane",
+	"",
+	"The source line of the instruction above the marker (--image with",
+	"DWARF), highlighted.  The file is read at the path the image gives,",
+	"else under --source-dir=DIR (that path, then the file name alone).",
+	"",
+	"  Up, Down     scroll (the marker stays)",
+	"  Home         back to the current line",
 	"  < and >      make the pane one line shorter / taller",
 	NULL
 };
@@ -141,6 +159,9 @@ static int collect(tkb_pane_kind kind, const char **out, int max)
 		break;
 	case TKB_PANE_CALLS:
 		parts[np++] = calls;
+		break;
+	case TKB_PANE_SOURCE:
+		parts[np++] = source;
 		break;
 	default:
 		parts[np++] = regs;

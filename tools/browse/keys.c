@@ -59,6 +59,9 @@ void tkb_key(tkb *b, int key)
 	case TKB_PANE_CALLS:
 		done = tkb_calls_key(b, p, key);
 		break;
+	case TKB_PANE_SOURCE:
+		done = tkb_source_key(b, p, key);
+		break;
 	default:
 		done = tkb_regs_key(b, p, key);
 		break;

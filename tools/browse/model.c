@@ -50,14 +50,14 @@ void tkb_model_free(tkb_model *m)
 	free(m);
 }
 
-uint64_t tkb_model_ninsns(const tkb_model *m)
-{
-	return m->n;
-}
-
 const tk_index *tkb_model_index(const tkb_model *m)
 {
 	return m->idx;
+}
+
+uint64_t tkb_model_ninsns(const tkb_model *m)
+{
+	return m->n;
 }
 
 void tkb_model_insn(const tkb_model *m, uint64_t i, tk_tpos *out)

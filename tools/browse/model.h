@@ -27,8 +27,9 @@ void tkb_model_free(tkb_model *m);
 
 uint64_t tkb_model_ninsns(const tkb_model *m);
 
-/* The index itself, for the query helpers shared with the web browser
- * (tools/view/). */
+/* The index itself: for the query helpers shared with the web browser
+ * (tools/view/) and the frame-pointer walk (tracekit/backtrace.h). */
+struct tk_index;
 const struct tk_index *tkb_model_index(const tkb_model *m);
 
 /* Line, byte offset, time and pc of instruction i (i < ninsns). */

@@ -155,6 +155,8 @@ int tkb_natural_height(tkb *b, const tkb_pane *p)
 		return 1 + 8;
 	case TKB_PANE_CALLS:
 		return tkb_calls_height(b, p);
+	case TKB_PANE_SOURCE:
+		return tkb_source_height(b, p);
 	case TKB_PANE_TRACE:
 		return 0;
 	default:
@@ -250,6 +252,9 @@ void tkb_redraw(tkb *b)
 			break;
 		case TKB_PANE_CALLS:
 			tkb_calls_draw(b, p);
+			break;
+		case TKB_PANE_SOURCE:
+			tkb_source_draw(b, p);
 			break;
 		default:
 			tkb_regs_draw(b, p);

@@ -350,6 +350,7 @@ static const struct {
 } toggles[] = {
 	{'r', TKB_PANE_CORE}, {'S', TKB_PANE_SINGLE}, {'D', TKB_PANE_DOUBLE},
 	{'V', TKB_PANE_NEON}, {'M', TKB_PANE_MVE}, {'c', TKB_PANE_CALLS},
+	{'s', TKB_PANE_SOURCE},
 };
 
 bool tkb_trace_key(tkb *b, tkb_pane *p, int key)

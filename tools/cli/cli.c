@@ -14,7 +14,7 @@
 enum {
 	OPT_IMAGE = 1000, OPT_LOAD_OFFSET, OPT_PROGRESS, OPT_INDEX, OPT_FORCE_INDEX,
 	OPT_NO_INDEX, OPT_ONLY_INDEX, OPT_DEBUG, OPT_HELP, OPT_DEMANGLE, OPT_FORMAT,
-	OPT_CONTEXT, OPT_VERSION, OPT_NO_OFFSETS, OPT_MEMORY_INDEX,
+	OPT_CONTEXT, OPT_VERSION, OPT_NO_OFFSETS, OPT_MEMORY_INDEX, OPT_SOURCE_LINES,
 	OPT_SOURCE = 2000,	/* + the index of a format option */
 };
 
@@ -22,6 +22,7 @@ static const struct option common_opts[] = {
 	{"image", required_argument, NULL, OPT_IMAGE},
 	{"load-offset", required_argument, NULL, OPT_LOAD_OFFSET},
 	{"demangle", no_argument, NULL, OPT_DEMANGLE},
+	{"source-lines", no_argument, NULL, OPT_SOURCE_LINES},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"context", required_argument, NULL, OPT_CONTEXT},
 	{"verbose", no_argument, NULL, 'v'},
@@ -115,6 +116,8 @@ static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
 		       "  --demangle               show C++ symbol names demangled\n"
 		       "  --no-offsets             name a function entered past its symbol's\n"
 		       "                           start NAME, not NAME + 0xOFFSET\n");
+	if (spec->flags & TK_CLI_SOURCE_LINES)
+		printf("  --source-lines           add FILE:LINE from the image's DWARF\n");
 	if (spec->flags & TK_CLI_TRACE)
 		printf("  --format=NAME            read the trace as NAME (default: detected from\n"
 		       "                           its content; see 'tracekit formats')\n");
@@ -178,6 +181,8 @@ static struct option *option_table(const tk_cli_spec *spec)
 			continue;
 		if (!(spec->flags & TK_CLI_CONTEXT) && v == OPT_CONTEXT)
 			continue;
+		if (!(spec->flags & TK_CLI_SOURCE_LINES) && v == OPT_SOURCE_LINES)
+			continue;
 		opts[n++] = common_opts[i];
 	}
 	for (size_t i = 0; i < nextra; i++)
@@ -239,6 +244,7 @@ static tk_status handle_option(tk_cli *cli, int c, const tk_cli_spec *spec, char
 		cli->format = optarg;
 		return TK_ST_OK;
 	case OPT_DEMANGLE: cli->demangle = true; return TK_ST_OK;
+	case OPT_SOURCE_LINES: cli->source_lines = true; return TK_ST_OK;
 	case 'v': cli->verbose++; return TK_ST_OK;
 	case 'q': cli->quiet = true; return TK_ST_OK;
 	case OPT_PROGRESS: *progress_forced = true; return TK_ST_OK;
@@ -304,6 +310,10 @@ tk_status tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *sp
 	if (st != TK_ST_OK)
 		return st;
 
+	if (cli->source_lines && !cli->image) {
+		tk_cli_error(cli, "--source-lines needs --image=ELF");
+		return TK_ST_USAGE;
+	}
 	if (cli->force_index + cli->no_index > 1) {
 		tk_cli_error(cli, "--force-index and --no-index contradict each other");
 		return TK_ST_USAGE;

@@ -59,6 +59,7 @@ enum {
 	TK_CLI_IN_ORDER = 1 << 5, /* options stop at the first non-option
 				  * (default: options may follow TRACE) */
 	TK_CLI_CONTEXT = 1 << 6, /* --context=N: one context (CPU, thread) only */
+	TK_CLI_SOURCE_LINES = 1 << 7, /* --source-lines (with --image) */
 };
 
 typedef struct tk_cli tk_cli;
@@ -99,6 +100,7 @@ struct tk_cli {
 	const char *image;	/* the first --image (symbols), or NULL */
 	uint64_t load_offset;	/* --load-offset */
 	bool demangle;		/* --demangle: C++ names demangled */
+	bool source_lines;	/* --source-lines: FILE:LINE from DWARF */
 	int verbose;		/* -v count */
 	bool quiet;		/* -q */
 	bool progress;		/* show the progress meter (resolved) */

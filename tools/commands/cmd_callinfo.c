@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/srclines.h"
 #include "json/json_cmds.h"
 
 static bool json;
@@ -42,7 +43,7 @@ static const tk_cli_spec spec = {
 		"instruction's address.  Addresses are hex (0x...) or decimal; symbol\n"
 		"names need --image.",
 	.options_help = "  --json                   print the calls as JSON (docs/API.md)\n",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT | TK_CLI_SOURCE_LINES,
 	.min_args = 1,
 	.max_args = -1,
 	.extra = json_opt,
@@ -52,6 +53,7 @@ static const tk_cli_spec spec = {
 struct hit {
 	uint32_t target;	/* index in the targets */
 	tk_tpos entry;
+	uint64_t site;		/* the call instruction's address */
 };
 
 struct callinfo {
@@ -76,7 +78,7 @@ static int add_hits(struct callinfo *ci, const tk_call *call)
 			ci->hits = h;
 			ci->cap = cap;
 		}
-		ci->hits[ci->nhits++] = (struct hit){(uint32_t)i, call->entry};
+		ci->hits[ci->nhits++] = (struct hit){(uint32_t)i, call->entry, call->call.pc};
 	}
 	return 0;
 }
@@ -146,7 +148,8 @@ int tk_cmd_callinfo(int argc, char **argv)
 	tk_calltree *unused;
 	int status = TK_EXIT_FAIL;
 	FILE *fp = NULL;
-	if (tk_cli_load_image(&cli))
+	tk_srclines *lines = NULL;	/* --source-lines: " from FILE:LINE" */
+	if (tk_cli_load_image(&cli) || (cli.source_lines && tk_srclines_open(&cli, &lines)))
 		goto out;
 	ci.addr = calloc((size_t)cli.nargs, sizeof *ci.addr);
 	ci.sym = calloc((size_t)cli.nargs, sizeof *ci.sym);
@@ -198,12 +201,15 @@ int tk_cmd_callinfo(int argc, char **argv)
 				cli.args[i], ci.addr[i], ci.sym[i]->size);
 		for (; n; n--, h++) {
 			const tk_tpos *e = &ci.hits[h].entry;
-			fprintf(fp, " - time: %" PRIu64 " (line:%" PRIu64 ", pos:%" PRIu64 ")\n",
+			fprintf(fp, " - time: %" PRIu64 " (line:%" PRIu64 ", pos:%" PRIu64 ")",
 				e->time, e->line, e->offset);
+			tk_srclines_put(fp, lines, " from ", ci.hits[h].site);
+			fputc('\n', fp);
 		}
 	}
 	status = tk_cli_close_output(&cli, fp) ? TK_EXIT_FAIL : TK_EXIT_OK;
 out:
+	tk_srclines_free(lines);
 	free(ci.hits);
 	free(ci.addr);
 	free(ci.sym);

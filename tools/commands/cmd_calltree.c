@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/srclines.h"
 #include "json/json_cmds.h"
 
 static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
@@ -40,7 +41,7 @@ static const tk_cli_spec spec = {
 		"indented by depth.  With --image, function names follow the ':'.\n"
 		"--debug=call_heuristics explains how each call was found.",
 	.options_help = "  --json                   print the tree as JSON (docs/API.md)\n",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT | TK_CLI_SOURCE_LINES,
 	.min_args = 0,
 	.max_args = 0,
 	.extra = json_opt,
@@ -61,7 +62,10 @@ int tk_cmd_calltree(int argc, char **argv)
 	tk_calltree *t = NULL;
 	FILE *fp;
 	int status = TK_EXIT_FAIL;
+	tk_srclines *lines = NULL;	/* --source-lines */
 	tk_status st = tk_cli_load_image(&cli);
+	if (st == TK_ST_OK && cli.source_lines && tk_srclines_open(&cli, &lines))
+		st = TK_ST_FAIL;
 	if (st == TK_ST_OK)
 		st = tk_cli_run_calls(&cli, NULL, &t);
 	if (st != TK_ST_OK) {
@@ -86,16 +90,20 @@ int tk_cmd_calltree(int argc, char **argv)
 		if (c->depth) {
 			fprintf(fp, "%*s- ", indent - 2, "");
 			print_span(fp, &c->call, &c->resume);
+			tk_srclines_put(fp, lines, " at ", c->call.pc);
 			fputc('\n', fp);
 		}
 		fprintf(fp, "%*so ", indent, "");
 		print_span(fp, &c->entry, &c->exit);
 		const char *name = tk_cli_symbol_name(&cli, c->entry.pc);
-		fprintf(fp, " :%s%s\n", name ? " " : "", name ? name : "");
+		fprintf(fp, " :%s%s", name ? " " : "", name ? name : "");
+		tk_srclines_put(fp, lines, " at ", c->entry.pc);
+		fputc('\n', fp);
 	}
 	if (tk_cli_close_output(&cli, fp) == 0)
 		status = TK_EXIT_OK;
 out:
+	tk_srclines_free(lines);
 	tk_calltree_free(t);
 	tk_cli_fini(&cli);
 	return status;

@@ -25,6 +25,7 @@
 
 #include "cli/cli.h"
 #include "flamegraph_folded.h"
+#include "flamegraph_lines.h"
 #include "flamegraph_svg.h"
 
 enum { OPT_SVG = 256, OPT_UNIT, OPT_TITLE };
@@ -80,7 +81,8 @@ static const tk_cli_spec base_spec = {
 		"                           instructions, or auto (default: time, unless\n"
 		"                           the timestamps never advance)\n"
 		"  --title=TEXT             the SVG's title\n",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_OUTPUT,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_OUTPUT | TK_CLI_CONTEXT |
+		 TK_CLI_SOURCE_LINES,
 	.min_args = 0,
 	.max_args = 0,
 	.extra = extra,
@@ -100,9 +102,15 @@ int tk_cmd_flamegraph(int argc, char **argv)
 	char **names = NULL;
 	uint32_t nframes = 0;
 	tk_calltree *unused;
+	tk_srclines *lines = NULL;	/* --source-lines: NAME@BASENAME:LINE */
+	tk_fg_lines fl = {0};
 	if (tk_cli_load_image(&cli))
 		goto out;
-	if (tk_callstacks_new(&cs, &sink) < 0)
+	if (cli.source_lines && tk_srclines_open(&cli, &lines))
+		goto out;
+	if (lines)
+		tk_srclines_basenames(lines, true);
+	if ((lines ? tk_callstacks_new_by_site : tk_callstacks_new)(&cs, &sink) < 0)
 		goto nomem;
 	tk_status st = tk_cli_run_calls(&cli, &sink, &unused);
 	if (st != TK_ST_OK) {
@@ -151,7 +159,27 @@ int tk_cmd_flamegraph(int argc, char **argv)
 	if (!fp)
 		goto out;
 	int rc;
-	if (o.svg) {
+	if (lines) {
+		/* Frames by source line: each context's stacks under "all". */
+		rc = 0;
+		for (uint32_t r = root; rc == 0 && r != TK_CALL_NONE; r = f[r].next_sibling) {
+			tk_fg_lines_free(&fl);
+			memset(&fl, 0, sizeof fl);
+			rc = tk_fg_lines_build(f, r, (const char *const *)names, lines, &fl);
+			if (rc == 0 && o.svg)
+				rc = tk_flamegraph_svg(fp, fl.frames, fl.root,
+						       (const char *const *)fl.names,
+						       &(tk_flamegraph_svg_opts){
+							       .title = o.title ? o.title : cli.trace,
+							       .unit = insns ? "instructions" : "time units",
+							       .insns = insns});
+			else if (rc == 0)
+				rc = tk_flamegraph_folded(fp, fl.frames, fl.count, fl.root,
+							  (const char *const *)fl.names, insns, true);
+			if (o.svg)
+				break;	/* one picture: the first context */
+		}
+	} else if (o.svg) {
 		char title[512];
 		const char *base = strrchr(cli.trace, '/');
 		snprintf(title, sizeof title, "Flame graph: %s", base ? base + 1 : cli.trace);
@@ -190,7 +218,7 @@ int tk_cmd_flamegraph(int argc, char **argv)
 		rc = 0;
 		for (uint32_t r = root; rc == 0 && r != TK_CALL_NONE; r = f[r].next_sibling)
 			rc = tk_flamegraph_folded(fp, f, nframes, r, (const char *const *)names,
-						  insns);
+						  insns, false);
 	}
 	if (rc < 0) {
 		/* Not close_output: that would rename the half-written
@@ -212,6 +240,8 @@ out:
 	for (uint32_t i = 0; names && i < nframes; i++)
 		free(names[i]);
 	free(names);
+	tk_fg_lines_free(&fl);
+	tk_srclines_free(lines);
 	tk_callstacks_free(cs);
 	tk_cli_fini(&cli);
 	return status;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/srclines.h"
 #include "json/json_cmds.h"
 
 static bool json;
@@ -40,7 +41,7 @@ static const tk_cli_spec spec = {
 		"(the sum of exit - entry + 1 timestamps over its activations: the first\n"
 		"and the last instruction both count).",
 	.options_help = "  --json                   print the table as JSON (docs/API.md)\n",
-	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT,
+	.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE | TK_CLI_CONTEXT | TK_CLI_SOURCE_LINES,
 	.min_args = 0,
 	.max_args = 0,
 	.extra = json_opt,
@@ -134,7 +135,10 @@ int tk_cmd_profile(int argc, char **argv)
 	tk_calls_sink sink = {&p, confirm, join, finish};
 	tk_calltree *unused;
 	int status = TK_EXIT_FAIL;
+	tk_srclines *lines = NULL;	/* --source-lines: a last column, Source */
 	tk_status st = tk_cli_load_image(&cli);
+	if (st == TK_ST_OK && cli.source_lines && tk_srclines_open(&cli, &lines))
+		st = TK_ST_FAIL;
 	if (st == TK_ST_OK)
 		st = tk_cli_run_calls(&cli, &sink, &unused);
 	if (st != TK_ST_OK) {
@@ -166,7 +170,7 @@ int tk_cmd_profile(int argc, char **argv)
 			status = TK_EXIT_OK;
 		goto out;
 	}
-	fprintf(fp, "Address     Count       Time        Function name\n");
+	fprintf(fp, "Address     Count       Time        Function name%s\n", lines ? " Source" : "");
 	for (size_t i = 0; i < n; i++) {
 		char buf[32];
 		const struct row *r = &p.rows[i];
@@ -175,7 +179,13 @@ int tk_cmd_profile(int argc, char **argv)
 		snprintf(buf, sizeof buf, "%" PRIu64, r->count);
 		column(fp, buf);
 		const char *name = tk_cli_symbol_name(&cli, r->addr);
-		if (name) {
+		const char *src = lines ? tk_srclines_get(lines, r->addr) : NULL;
+		if (src) {
+			snprintf(buf, sizeof buf, "%" PRIu64, r->time);
+			column(fp, buf);
+			column(fp, name ? name : "");
+			fprintf(fp, "%s\n", src);
+		} else if (name) {
 			snprintf(buf, sizeof buf, "%" PRIu64, r->time);
 			column(fp, buf);
 			fprintf(fp, "%s\n", name);
@@ -185,6 +195,7 @@ int tk_cmd_profile(int argc, char **argv)
 	}
 	status = tk_cli_close_output(&cli, fp) ? TK_EXIT_FAIL : TK_EXIT_OK;
 out:
+	tk_srclines_free(lines);
 	free(p.rows);
 	tk_cli_fini(&cli);
 	return status;

@@ -217,13 +217,14 @@ static void line(FILE *fp, const struct path *p, const char *name, uint64_t v)
 {
 	fwrite(p->s, 1, p->len, fp);
 	if (name) {
-		fputc(';', fp);
+		if (p->len)
+			fputc(';', fp);
 		fputs(name, fp);
 	}
 	fprintf(fp, " %" PRIu64 "\n", v);
 }
 
-static int emit(FILE *fp, const struct tree *t)
+static int emit(FILE *fp, const struct tree *t, bool skip_root)
 {
 	struct level {
 		uint32_t *units, nunits, next;
@@ -233,9 +234,9 @@ static int emit(FILE *fp, const struct tree *t)
 	struct level *lv = malloc(cap * sizeof *lv);
 	struct path p = {0};
 	int rc = TK_ERR_NOMEM;
-	if (!lv || path_add(&p, "", t->names[t->n[0].name]))
+	if (!lv || path_add(&p, "", skip_root ? "" : t->names[t->n[0].name]))
 		goto out;
-	if (t->n[0].self)
+	if (t->n[0].self && !skip_root)
 		line(fp, &p, NULL, t->n[0].self);
 	if (units_of(t, 0, &lv[0].units, &lv[0].nunits))
 		goto out;
@@ -264,7 +265,7 @@ static int emit(FILE *fp, const struct tree *t)
 			lv = nl;
 			cap *= 2;
 		}
-		if (path_add(&p, ";", t->names[c->name]))
+		if (path_add(&p, p.len ? ";" : "", t->names[c->name]))
 			goto out;
 		struct level *nx = &lv[depth];
 		if (units_of(t, u >> 1, &nx->units, &nx->nunits))
@@ -283,12 +284,12 @@ out:
 }
 
 int tk_flamegraph_folded(FILE *fp, const tk_stack_frame *frames, uint32_t nframes, uint32_t root,
-			 const char *const *names, bool insns)
+			 const char *const *names, bool insns, bool skip_root)
 {
 	struct tree t = {.names = names};
 	int rc = build(&t, frames, nframes, root, insns);
 	if (rc == 0)
-		rc = emit(fp, &t);
+		rc = emit(fp, &t, skip_root);
 	free(t.n);
 	free(t.slots);
 	free(t.name_slots);

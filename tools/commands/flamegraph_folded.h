@@ -21,10 +21,11 @@
 
 #include "tracekit/calls.h"
 
-/* Write the folded lines of the frames under root; names[i] names frame i
+/* Write the folded lines of the frames under root (leaving root out of the
+ * stacks if skip_root); names[i] names frame i
  * (nframes of them); insns: count instructions, not time.  Returns 0, or
  * TK_ERR_NOMEM, or TK_ERR_IO (a write failed). */
 int tk_flamegraph_folded(FILE *fp, const tk_stack_frame *frames, uint32_t nframes, uint32_t root,
-			 const char *const *names, bool insns);
+			 const char *const *names, bool insns, bool skip_root);
 
 #endif
