@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tracekit/event.h"
 #include "tracekit/source.h"
 #include "tracekit/symbols.h"
 
@@ -178,6 +179,50 @@ void tk_tld_dump_free(tk_tld_dump *d);
  */
 int tk_tld_dump_write(FILE *fp, const tk_tld_dump_info *info, const tk_tld_func *funcs,
 		      uint32_t nfuncs, const void *buffer);
+
+/* ---- rebuilding a dump from a trace of the target's memory ---------------- */
+
+/* What a trace-linked ELF image says about its trace buffer. */
+typedef struct tk_tld_image {
+	size_t size;			/* sizeof(tk_tld_image) */
+	bool big_endian;
+	unsigned pointer_size;		/* 4 or 8 */
+	unsigned machine;		/* ELF e_machine */
+	uint64_t buffer_addr;		/* __rtld_tbg_buffer */
+	uint32_t capacity_words;	/* __rtld_tbg_buffer_size */
+	uint64_t in_addr;		/* __rtld_tbg_buffer_in */
+	uint64_t finished_addr;		/* __rtld_tbg_finished */
+	uint64_t triggered_addr;	/* __rtld_tbg_triggered */
+	uint32_t mode;			/* __rtld_tbg_mode */
+	uint32_t nfuncs;
+	tk_tld_func *funcs;		/* names, real addresses, signatures */
+} tk_tld_image;
+
+/*
+ * Read the trace-buffer symbols and the tables (__rtld_trace_names,
+ * __rtld_trace_signatures, __rtld_trace_funcs) from a trace-linked ELF
+ * image.  Errors (reported through diag): TK_ERR_OPEN, TK_ERR_ELF (not an
+ * ELF file), TK_ERR_NOTFOUND (not linked with the trace-buffer
+ * generator), TK_ERR_CORRUPT (tables that point outside the image),
+ * TK_ERR_NOMEM.
+ */
+int tk_tld_image_load(const char *path, tk_diag_fn diag, void *diag_ctx, tk_tld_image **out);
+void tk_tld_image_free(tk_tld_image *img);
+
+/* The buffer rebuilt from the memory writes of a trace. */
+typedef struct tk_tld_extract tk_tld_extract;
+
+int tk_tld_extract_new(const tk_tld_image *img, tk_tld_extract **out);
+/* Feed one memory access of the trace (writes to the buffer, its cursor
+ * and flags are kept, with the time of each word's last write). */
+void tk_tld_extract_mem(tk_tld_extract *x, const tk_mem_access *m, uint64_t time);
+/* Bytes of the buffer written so far (for messages). */
+uint64_t tk_tld_extract_writes(const tk_tld_extract *x);
+/* Write the dump: the buffer up to the final cursor, each record's time
+ * replaced by the time of the write of its first word (clock
+ * TK_TLD_CLOCK_TRACE).  Returns 0 or TK_ERR_IO. */
+int tk_tld_extract_write(tk_tld_extract *x, FILE *fp);
+void tk_tld_extract_free(tk_tld_extract *x);
 
 #ifdef __cplusplus
 }
