@@ -128,6 +128,10 @@ typedef struct tk_tld_config {
  * TK_ERR_NOMEM.
  */
 int tk_tld_config_load(tk_ini *ini, const char *file, tk_tld_config **out);
+
+/* The same for a configuration already loaded into ini (tk_ini_load_text):
+ * file names it in messages. */
+int tk_tld_config_read(tk_ini *ini, const char *file, tk_tld_config **out);
 void tk_tld_config_free(tk_tld_config *cfg);
 
 /* The value of an option (first section that sets it wins), or NULL. */

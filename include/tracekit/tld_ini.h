@@ -64,6 +64,8 @@ typedef struct tk_ini_opts {
 	void *diag_ctx;
 	bool verbose;
 	size_t max_file;		/* largest file read; 0: 16 MiB */
+	bool builtins_only;		/* never read files: names resolve to
+					 * built-in files only (fuzzing) */
 } tk_ini_opts;
 
 /* Where a value or section was written. */

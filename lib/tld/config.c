@@ -345,13 +345,13 @@ static int load_tracer(tk_ini *ini, const char *file, tk_tld_config *cfg)
 	return tk_tld_load_generator(ini, tracer, cfg);
 }
 
-int tk_tld_config_load(tk_ini *ini, const char *file, tk_tld_config **out)
+static int config_load(tk_ini *ini, const char *file, bool load, tk_tld_config **out)
 {
 	*out = NULL;
 	tk_tld_config *cfg = calloc(1, sizeof *cfg);
 	if (!cfg)
 		return TK_ERR_NOMEM;
-	int rc = tk_ini_load(ini, file, NULL);
+	int rc = load ? tk_ini_load(ini, file, NULL) : 0;
 	if (!rc)
 		rc = load_tracer(ini, file, cfg);
 	if (rc) {
@@ -360,6 +360,16 @@ int tk_tld_config_load(tk_ini *ini, const char *file, tk_tld_config **out)
 	}
 	*out = cfg;
 	return 0;
+}
+
+int tk_tld_config_load(tk_ini *ini, const char *file, tk_tld_config **out)
+{
+	return config_load(ini, file, true, out);
+}
+
+int tk_tld_config_read(tk_ini *ini, const char *file, tk_tld_config **out)
+{
+	return config_load(ini, file, false, out);
 }
 
 void tk_tld_config_free(tk_tld_config *cfg)

@@ -133,6 +133,8 @@ static int resolve(tk_ini *ini, const char *name, const char *from_path, char **
 {
 	*path = NULL;
 	*builtin = NULL;
+	if (ini->opts.builtins_only)
+		goto builtins;
 	if (is_file(name))
 		return (*path = strdup(name)) ? 0 : TK_ERR_NOMEM;
 	if (name[0] == '/')
@@ -153,6 +155,7 @@ static int resolve(tk_ini *ini, const char *name, const char *from_path, char **
 	for (size_t i = 0; i < ini->opts.nsystem; i++)
 		if ((rc = try_dir(ini->system[i], name, path)) != 0)
 			return rc < 0 ? rc : 0;
+builtins:
 	for (size_t i = 0; i < ini->opts.nbuiltins; i++)
 		if (!strcmp(ini->opts.builtins[i].name, name)) {
 			*builtin = &ini->opts.builtins[i];

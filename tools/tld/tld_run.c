@@ -204,6 +204,11 @@ static int load_config(struct run *r)
 	char dir[PATH_MAX], share[PATH_MAX + 64];
 	exe_dir(dir, sizeof dir);
 	snprintf(share, sizeof share, "%s/../share/tracekit/trace-linker", dir);
+	char *real = realpath(share, NULL);
+	if (real) {
+		snprintf(share, sizeof share, "%s", real);
+		free(real);
+	}
 	const char *system[1] = {share};
 	tk_ini_opts io = {
 		.size = sizeof io,

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The trace linker (tracekit tld, tld-dump, tld-extract): unit tests of the
+# INI module, the configuration and code generator, the DWARF signatures
+# and the dump reader; end-to-end tests that build host and arm-none-eabi
+# programs, trace-link them with each generator and check every line they
+# print or record (tests/tld/*.sh say how the expected output is made).
+
+set(TK_TLD_WORK ${CMAKE_CURRENT_BINARY_DIR}/tld-tests)
+file(MAKE_DIRECTORY ${TK_TLD_WORK})
+
+add_executable(test_tld_ini ${CMAKE_SOURCE_DIR}/tests/tld/test_tld_ini.c)
+target_link_libraries(test_tld_ini PRIVATE tracekit)
+add_test(NAME tld.ini COMMAND test_tld_ini ${TK_TLD_WORK}/ini)
+
+add_executable(test_tld_config ${CMAKE_SOURCE_DIR}/tests/tld/test_tld_config.c)
+target_link_libraries(test_tld_config PRIVATE tracekit)
+add_test(NAME tld.config COMMAND test_tld_config)
