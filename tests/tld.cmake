@@ -15,3 +15,7 @@ add_test(NAME tld.ini COMMAND test_tld_ini ${TK_TLD_WORK}/ini)
 add_executable(test_tld_config ${CMAKE_SOURCE_DIR}/tests/tld/test_tld_config.c)
 target_link_libraries(test_tld_config PRIVATE tracekit)
 add_test(NAME tld.config COMMAND test_tld_config)
+
+add_executable(test_tld_dump ${CMAKE_SOURCE_DIR}/tests/tld/test_tld_dump.c)
+target_link_libraries(test_tld_dump PRIVATE tracekit)
+add_test(NAME tld.dump COMMAND test_tld_dump)

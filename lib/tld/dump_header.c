@@ -106,9 +106,10 @@ int tk_tld_parse_dump_header(tk_tld_dump *d)
 		}
 		size_t len;
 		uint64_t nat = off;
-		f->pub.name = tk_tld_parse_string(d, &off, MAX_NAME, &len, "a function name");
+		int err;
+		f->pub.name = tk_tld_parse_string(d, &off, MAX_NAME, &len, "a function name", &err);
 		if (!f->pub.name)
-			return off >= d->len ? TK_ERR_EOF : TK_ERR_CORRUPT;
+			return err;
 		if (len != name_len) {
 			tk_tld_dump_report(d, TK_DIAG_ERROR, nat,
 					   "function %u: its name is %zu bytes long, its length says %u",
@@ -150,9 +151,10 @@ int tk_tld_parse_rtrace_header(tk_tld_dump *d)
 	off += 4;
 	for (uint32_t i = 0; i < nfuncs; i++) {
 		size_t len;
-		const char *name = tk_tld_parse_string(d, &off, MAX_NAME, &len, "a function name");
+		int err;
+		const char *name = tk_tld_parse_string(d, &off, MAX_NAME, &len, "a function name", &err);
 		if (!name)
-			return off >= d->len ? TK_ERR_EOF : TK_ERR_CORRUPT;
+			return err;
 		d->funcs[i].pub.name = name;
 		d->funcs[i].name_len = len;
 	}

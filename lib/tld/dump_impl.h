@@ -55,8 +55,9 @@ int tk_tld_parse_rtrace_header(tk_tld_dump *d);
  * NUL-terminated strings (typed_len false); dump types have a length. */
 int tk_tld_parse_sig(tk_tld_dump *d, struct dump_func *f, uint64_t *off, bool typed_len);
 
-/* A NUL-terminated string of at most max bytes at *off. */
+/* A NUL-terminated string of at most max bytes at *off; NULL with *err
+ * (TK_ERR_EOF or TK_ERR_CORRUPT) after reporting. */
 const char *tk_tld_parse_string(tk_tld_dump *d, uint64_t *off, size_t max, size_t *len,
-				const char *what);
+				const char *what, int *err);
 
 #endif

@@ -62,17 +62,20 @@ int tk_tld_probe(const void *head, size_t len)
 }
 
 const char *tk_tld_parse_string(tk_tld_dump *d, uint64_t *off, size_t max, size_t *len,
-				const char *what)
+				const char *what, int *err)
 {
 	if (*off >= d->len) {
 		tk_tld_dump_report(d, TK_DIAG_ERROR, *off, "the file ends before %s", what);
+		*err = TK_ERR_EOF;
 		return NULL;
 	}
 	size_t room = d->len - *off < max + 1 ? d->len - *off : max + 1;
 	const uint8_t *nul = memchr(d->data + *off, 0, room);
 	if (!nul) {
+		bool cut = room <= max;
 		tk_tld_dump_report(d, TK_DIAG_ERROR, *off, "%s: %s", what,
-				   room <= max ? "the file ends inside it" : "longer than allowed");
+				   cut ? "the file ends inside it" : "longer than allowed");
+		*err = cut ? TK_ERR_EOF : TK_ERR_CORRUPT;
 		return NULL;
 	}
 	const char *s = (const char *)d->data + *off;
@@ -121,9 +124,10 @@ int tk_tld_parse_sig(tk_tld_dump *d, struct dump_func *f, uint64_t *off, bool ty
 		}
 		size_t len;
 		uint64_t tat = *off;
-		const char *type = tk_tld_parse_string(d, off, MAX_TYPE, &len, "a type name");
+		int err;
+		const char *type = tk_tld_parse_string(d, off, MAX_TYPE, &len, "a type name", &err);
 		if (!type)
-			return *off >= d->len ? TK_ERR_EOF : TK_ERR_CORRUPT;
+			return err;
 		if (typed_len && len != tlen) {
 			tk_tld_dump_report(d, TK_DIAG_ERROR, tat,
 					   "%s: type %u is %zu bytes long, its length says %u",
