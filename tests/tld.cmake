@@ -19,3 +19,14 @@ add_test(NAME tld.config COMMAND test_tld_config)
 add_executable(test_tld_dump ${CMAKE_SOURCE_DIR}/tests/tld/test_tld_dump.c)
 target_link_libraries(test_tld_dump PRIVATE tracekit)
 add_test(NAME tld.dump COMMAND test_tld_dump)
+
+# End to end (tests/tld/e2e.sh): host programs with each generator, the
+# options, the fixed rtems-tld bugs, and arm-none-eabi programs run by
+# `tracekit record` (skipped without the cross compiler).
+foreach(case printf printk printf-dwarf buffer buffer-dwarf buffer-options threads
+             dwarf-types dwarf-errors libc posix shipped builtin options regressions bsp
+             arm-m3 arm-a5)
+  add_test(NAME tld.${case} COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tld/e2e.sh ${case})
+  set_tests_properties(tld.${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+    ENVIRONMENT "TK_BIN=${TK_BIN};TK_SRC=${CMAKE_SOURCE_DIR}/tests/tld;TK_WORK=${TK_TLD_WORK}")
+endforeach()

@@ -146,16 +146,41 @@ static char *spell(Dwarf_Die *type, const char *decl, int depth, int *err)
 	case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type:
 	case DW_TAG_atomic_type: {
-		const char *q = tag == DW_TAG_const_type      ? "const"
-				: tag == DW_TAG_volatile_type ? "volatile"
-				: tag == DW_TAG_restrict_type ? "restrict"
-							      : "_Atomic";
-		if (in && dwarf_tag(in) == DW_TAG_pointer_type) {
-			d = fmt("%s%s%s", q, *decl ? " " : "", decl);
-			r = d ? spell(in, d, depth + 1, err) : NULL;
+		/* A run of qualifiers, written in C's usual order. */
+		static const struct {
+			int tag;
+			const char *word;
+		} quals[] = {{DW_TAG_const_type, "const"}, {DW_TAG_volatile_type, "volatile"},
+			     {DW_TAG_restrict_type, "restrict"}, {DW_TAG_atomic_type, "_Atomic"}};
+		unsigned bits = 0;
+		Dwarf_Die cur = *type, next;
+		Dwarf_Die *q = &cur;
+		for (int guard = 0; q && guard < 16; guard++) {
+			int t = dwarf_tag(q);
+			unsigned k;
+			for (k = 0; k < 4 && quals[k].tag != t; k++)
+				;
+			if (k == 4)
+				break;
+			bits |= 1u << k;
+			if (type_of(q, &next)) {
+				cur = next;
+			} else {
+				q = NULL;
+			}
+		}
+		char words[64] = "";
+		for (unsigned k = 0; k < 4; k++)
+			if (bits & (1u << k)) {
+				strcat(words, *words ? " " : "");
+				strcat(words, quals[k].word);
+			}
+		if (q && dwarf_tag(q) == DW_TAG_pointer_type) {
+			d = fmt("%s%s%s", words, *decl ? " " : "", decl);
+			r = d ? spell(q, d, depth + 1, err) : NULL;
 		} else {
-			char *t = spell(in, decl, depth + 1, err);
-			r = t ? fmt("%s %s", q, t) : NULL;
+			char *t = spell(q, decl, depth + 1, err);
+			r = t ? fmt("%s %s", words, t) : NULL;
 			free(t);
 		}
 		break;
