@@ -30,3 +30,17 @@ foreach(case printf printk printf-dwarf buffer buffer-dwarf buffer-options threa
   set_tests_properties(tld.${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
     ENVIRONMENT "TK_BIN=${TK_BIN};TK_SRC=${CMAKE_SOURCE_DIR}/tests/tld;TK_WORK=${TK_TLD_WORK}")
 endforeach()
+
+# The unit test of the dump reader also writes its synthetic dumps, the
+# seeds of the dump fuzzer.
+set_tests_properties(tld.dump PROPERTIES FIXTURES_SETUP tld-dump-seeds)
+set_property(TEST tld.dump PROPERTY ENVIRONMENT "TK_TLD_SEEDS=${TK_TLD_WORK}/dump-seeds")
+tk_add_fuzzer(NAME fuzz_tld_dump SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_tld_dump.c
+              SEED_DIRS ${TK_TLD_WORK}/dump-seeds SECONDS 30)
+if(TEST fuzz.tld_dump)
+  set_tests_properties(fuzz.tld_dump PROPERTIES FIXTURES_REQUIRED tld-dump-seeds)
+endif()
+file(GLOB tld_ini_seeds ${CMAKE_SOURCE_DIR}/share/trace-linker/*.ini
+                        ${CMAKE_SOURCE_DIR}/tests/tld/prog/*.ini)
+tk_add_fuzzer(NAME fuzz_tld_ini SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_tld_ini.c
+              SEED_FILES ${tld_ini_seeds} DICT ${CMAKE_SOURCE_DIR}/fuzz/tld_ini.dict SECONDS 30)

@@ -46,6 +46,8 @@ struct buf {
 
 static void put_bytes(struct buf *b, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	if (b->n + n > b->cap) {
 		b->cap = (b->n + n) * 2;
 		b->b = realloc(b->b, b->cap);
@@ -429,8 +431,56 @@ static void test_rtrace(void)
 	free(f.b);
 }
 
+/* Seeds for the fuzzer (fuzz/fuzz_tld_dump.c): a mode byte (0: read as
+ * is), then the file. */
+static void write_seed(const char *dir, const char *name, const uint8_t *data, size_t len)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *fp = fopen(path, "wb");
+	CHECKF(fp != NULL, "%s", path);
+	if (!fp)
+		return;
+	fputc(0, fp);
+	fwrite(data, 1, len, fp);
+	fclose(fp);
+}
+
+static void write_seeds(const char *dir)
+{
+	char cmd[1100];
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+	CHECK(system(cmd) == 0);
+	for (int big = 0; big < 2; big++) {
+		struct buf d = make_dump(big, big);
+		write_seed(dir, big ? "be.dump" : "le.dump", d.b, d.n);
+		free(d.b);
+	}
+	struct buf rec = make_buffer(false);
+	struct buf f = {NULL, 0, 0, false};
+	put_bytes(&f, "RTEMS-TRACE\0", 12);
+	put32(&f, 0x11223344);
+	put32(&f, 2);
+	put_bytes(&f, "add\0tick\0", 9);
+	const tk_tld_func *fs[2] = {&funcs[0], &funcs[2]};
+	for (int i = 0; i < 2; i++) {
+		put32(&f, fs[i]->argc);
+		for (uint32_t a = 0; a < fs[i]->argc; a++) {
+			put32(&f, fs[i]->sizes[a]);
+			put_bytes(&f, fs[i]->types[a], strlen(fs[i]->types[a]) + 1);
+		}
+	}
+	put_bytes(&f, rec.b, 128);	/* the first records (add, hello: index 1 is bad here) */
+	write_seed(dir, "rtrace.bin", f.b, f.n);
+	free(rec.b);
+	free(f.b);
+}
+
 int main(void)
 {
+	const char *seeds = getenv("TK_TLD_SEEDS");
+	if (seeds && *seeds)
+		write_seeds(seeds);
 	test_good();
 	test_truncated();
 	test_corrupt();
