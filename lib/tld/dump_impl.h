@@ -30,6 +30,7 @@ struct tk_tld_dump {
 	struct dump_func *funcs;
 	uint64_t declared_end;	/* end of the used words, as the header says */
 	uint64_t pos;		/* offset of the next record */
+	uint64_t released;	/* mapped pages before this were given back */
 	uint64_t number;	/* records returned */
 	bool done;
 	uint32_t *threads;	/* thread ids in order of first appearance */

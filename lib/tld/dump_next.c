@@ -13,6 +13,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "tld/dump_impl.h"
 #include "tracekit/error.h"
@@ -39,6 +41,23 @@ static uint32_t context_of(tk_tld_dump *d, uint32_t thread)
 	d->last_thread = thread;
 	d->last_context = i;
 	return i;
+}
+
+/* Reading a mapped file front to back: give back the pages behind the
+ * cursor every 8 MiB, so memory does not grow with the file.  Pointers
+ * into them stay valid (they are read from the file again if touched). */
+static void release_behind(tk_tld_dump *d)
+{
+	const uint64_t step = 8u << 20;
+	if (!d->mapped || d->pos < d->released + 2 * step)
+		return;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t from = d->released > d->info.buffer_offset ? d->released : d->info.buffer_offset;
+	from = (from + page - 1) / page * page;
+	uint64_t to = (d->pos - step) / page * page;
+	if (to > from)
+		madvise((void *)(d->data + from), (size_t)(to - from), MADV_DONTNEED);
+	d->released = to;
 }
 
 static int damaged(tk_tld_dump *d, int err)
@@ -138,6 +157,7 @@ int tk_tld_dump_next(tk_tld_dump *d, tk_tld_record *rec)
 		rec->values = f->entry_values;
 	}
 	d->pos = at + span;
+	release_behind(d);
 	return 1;
 }
 
@@ -149,5 +169,6 @@ int tk_tld_dump_seek(tk_tld_dump *d, uint64_t offset, uint64_t number)
 	d->pos = offset;
 	d->number = number - 1;
 	d->done = false;
+	d->released = 0;
 	return 0;
 }

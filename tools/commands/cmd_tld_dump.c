@@ -54,13 +54,19 @@ static void print_diag(void *ctx, const tk_diag *d)
 
 static void print_value(FILE *out, const char *label, const tk_tld_value *v)
 {
+	static const char hex[] = "0123456789abcdef";
 	fprintf(out, " %s] %s(%u) = ", label, v->type, v->size);
+	char buf[512];
+	size_t n = 0;
 	for (uint32_t i = 0; i < v->size; i++) {
-		if (i < v->avail)
-			fprintf(out, "%02x", v->bytes[i]);
-		else
-			fputs("--", out);
+		if (n + 2 > sizeof buf) {
+			fwrite(buf, 1, n, out);
+			n = 0;
+		}
+		buf[n++] = i < v->avail ? hex[v->bytes[i] >> 4] : '-';
+		buf[n++] = i < v->avail ? hex[v->bytes[i] & 15] : '-';
 	}
+	fwrite(buf, 1, n, out);
 	putc('\n', out);
 }
 
