@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Script mode: write OUT, a C file holding the files of DIR (*.ini) as the
+# table tk_tld_builtin_ini (tools/tld/tld.h).
+#   cmake -DDIR=... -DOUT=... -P TkTldEmbed.cmake
+file(GLOB files "${DIR}/*.ini")
+list(SORT files)
+set(body "/* Generated from ${DIR} by cmake/TkTldEmbed.cmake: do not edit. */\n#include \"tld/tld.h\"\n\n")
+set(table "")
+set(i 0)
+foreach(f ${files})
+  file(READ ${f} hex HEX)
+  string(LENGTH "${hex}" hexlen)
+  math(EXPR len "${hexlen} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(REGEX REPLACE "((0x..,){16})" "\\1\n" bytes "${bytes}")
+  get_filename_component(name ${f} NAME)
+  string(APPEND body "static const unsigned char ini${i}[] = {\n${bytes}0};\n")
+  string(APPEND table "  {\"${name}\", (const char *)ini${i}, ${len}},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND body "\nconst tk_ini_builtin tk_tld_builtin_ini[] = {\n${table}};\n")
+string(APPEND body "const size_t tk_tld_builtin_ini_count = ${i};\n")
+file(WRITE ${OUT}.tmp "${body}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${OUT}.tmp ${OUT})
+file(REMOVE ${OUT}.tmp)
