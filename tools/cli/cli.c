@@ -373,6 +373,30 @@ int tk_cli_next(tk_cli *cli, tk_source *src, tk_event *ev)
 	return rc;
 }
 
+void tk_cli_progress(tk_cli *cli, uint64_t pos, uint64_t size)
+{
+	if (!cli->progress || ++progress.counter < 65536)
+		return;
+	progress.counter = 0;
+	double t = now_seconds();
+	if (t - progress.last < 0.1)
+		return;
+	progress.last = t;
+	if (size) {
+		unsigned pct = (unsigned)(pos * 100 / size);
+		fprintf(stderr, "\rreading %s %3u%% %.0f/%.0f MB", cli->trace, pct > 100 ? 100 : pct,
+			pos / 1e6, size / 1e6);
+	} else {
+		fprintf(stderr, "\rreading %s: %.0f MB", cli->trace, pos / 1e6);
+	}
+	progress.drawn = true;
+}
+
+void tk_cli_progress_clear(void)
+{
+	progress_clear();
+}
+
 void tk_cli_close_trace(tk_cli *cli, tk_source *src)
 {
 	progress_clear();

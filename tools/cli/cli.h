@@ -106,6 +106,13 @@ int tk_cli_next(tk_cli *cli, tk_source *src, tk_event *ev);
 /* Finish the progress meter and print the warning summary. */
 void tk_cli_close_trace(tk_cli *cli, tk_source *src);
 
+/* The progress meter for commands that read a file without a tk_source
+ * (binary formats): call often (cheap; redraws at most 10 times a second
+ * when cli->progress); pos and size in bytes (size 0 if unknown). */
+void tk_cli_progress(tk_cli *cli, uint64_t pos, uint64_t size);
+/* Erase the meter (before printing, and at the end). */
+void tk_cli_progress_clear(void);
+
 /* Open -o FILE (or stdout).  Written atomically: the data goes to a
  * temporary file renamed over FILE by tk_cli_close_output(), so a failed
  * run never leaves a half-written output. */
