@@ -214,7 +214,10 @@ size_t tk_ppc_disasm_insn(tk_ppc_disasm *d, uint64_t ea, const uint32_t *words,
 	buf[0] = 0;
 	d->used_addr = false;
 	run(d, ea, words, nwords);
-	if (!d->used_addr && d->out_len < CACHE_TEXT && d->out_len + 1 < size) {
+	/* A PC-relative prefixed instruction (R = 1) shows its target as a
+	 * comment printed without the address callback: not cacheable. */
+	bool pcrel = nwords == 2 && ((words[0] >> 20) & 1);
+	if (!d->used_addr && !pcrel && d->out_len < CACHE_TEXT && d->out_len + 1 < size) {
 		slot->key = key;
 		slot->nwords = (uint8_t)nwords;
 		slot->len = (uint8_t)d->out_len;

@@ -279,7 +279,9 @@ int tk_cmd_htm2qt(int argc, char **argv)
 
 	tk_qt_record rec;
 	int status = TK_EXIT_OK;
+	uint64_t nrecs = 0;
 	while ((rc = tk_htm_next(d, &rec)) > 0) {
+		nrecs++;
 		if (c.dump)
 			print_record(&rec);
 		if (w && (rc = tk_qt_writer_add(w, &rec)) < 0)
@@ -297,6 +299,8 @@ int tk_cmd_htm2qt(int argc, char **argv)
 				     rc == TK_ERR_IO ? strerror(errno) : tk_strerror(rc));
 		status = TK_EXIT_FAIL;
 	}
+	if (rc == 0 && nrecs == 0)
+		fprintf(stderr, "%s: warning: no instructions in %s\n", c.cli.prog, c.cli.trace);
 	if (w) {
 		/* The records decoded before damage are kept. */
 		if (tk_qt_writer_finish(w) < 0 || tk_cli_close_output(&c.cli, out) < 0) {

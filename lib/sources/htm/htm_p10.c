@@ -201,6 +201,17 @@ int htm_p10_sequence(tk_htm *d, uint64_t w, uint64_t off)
 		word = tk_htm_p10_recode(word, d->insn_ea);
 	word = tk_htm_fixup_word(word);
 
+	/* A 0 word would read back as a Qtrace header, and a PREFIX word must
+	 * be a prefix: damaged data, dropped. */
+	if (prefixed ? !tk_ppc_is_prefix((uint32_t)(prefix >> 32)) : word == 0) {
+		if (prefixed)
+			htm_warn(d, inst_off, "PREFIX word %016" PRIx64 " is not a prefix (dropped)", prefix);
+		else
+			htm_warn(d, inst_off, "instruction image 0 (dropped)");
+		d->stats.invalid_sequences++;
+		return 0;
+	}
+
 	tk_qt_record rec;
 	memset(&rec, 0, sizeof rec);
 	rec.offset = inst_off;
