@@ -19,6 +19,8 @@ set(TK_POWER_DIR ${CMAKE_BINARY_DIR}/tests/power)
 set(TK_HTM_DUMPS ${TK_SHARED_DIR}/traces/htm)
 file(MAKE_DIRECTORY ${TK_POWER_DIR})
 
+add_executable(power_bench ${CMAKE_SOURCE_DIR}/bench/power_bench.c)
+target_link_libraries(power_bench PRIVATE tracekit)
 foreach(t ppc qtrace htm power)
   add_executable(test_power_${t} ${TK_POWER_SRC}/test_${t}.c)
   target_link_libraries(test_power_${t} PRIVATE tracekit)
@@ -69,7 +71,7 @@ if(TK_PPC64LE_GCC AND TK_QEMU_PPC64LE)
     COMMAND sh -c "head -n 400 '${TK_POWER_DIR}/calls-power8.stream' > '${seeds}/calls8.stream'"
     COMMAND ${TK_BIN} qtwrite --htm=power8 -o ${seeds}/calls-p8.htm ${seeds}/calls8.stream
     COMMAND ${CMAKE_COMMAND} -E remove ${seeds}/calls.stream ${seeds}/calls8.stream
-    DEPENDS ${power_streams} tracekit_cli
+    DEPENDS power_streams tracekit_cli
     COMMENT "fuzzer seeds from the POWER test programs" VERBATIM)
   add_custom_target(power_seeds ALL DEPENDS ${seeds}/calls.qt)
 

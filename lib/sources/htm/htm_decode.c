@@ -17,6 +17,9 @@
 
 void htm_idset_add(htm_idset *s, uint64_t v)
 {
+	if (v + 1 == s->last)
+		return;
+	s->last = v + 1;
 	if (s->count * 2 >= s->cap) {
 		uint32_t ncap = s->cap ? s->cap * 2 : 64;
 		uint64_t *n = calloc(ncap, sizeof *n);
@@ -49,7 +52,14 @@ static int page_index(unsigned shift)
 	return shift == 12 ? 0 : shift == 16 ? 1 : shift == 24 ? 2 : -1;
 }
 
-void htm_emit(tk_htm *d, const tk_qt_record *rec, bool suffix)
+tk_qt_record *htm_new_record(tk_htm *d)
+{
+	tk_qt_record *q = &d->queue[(d->qhead + d->qlen) & 1];
+	memset(q, 0, sizeof *q);
+	return q;
+}
+
+void htm_emit(tk_htm *d, tk_qt_record *rec, bool suffix)
 {
 	tk_htm_stats *st = &d->stats;
 	if (!suffix) {
@@ -81,9 +91,7 @@ void htm_emit(tk_htm *d, const tk_qt_record *rec, bool suffix)
 	d->prev_was_branch = rec->valid & TK_QT_BRANCH;
 	d->have_prev = true;
 
-	tk_qt_record *q = &d->queue[(d->qhead + d->qlen) & 1];
-	*q = *rec;
-	q->number = ++d->number;
+	rec->number = ++d->number;
 	d->qlen++;
 }
 

@@ -37,6 +37,7 @@ typedef struct htm_tlb_entry {
 typedef struct htm_idset {
 	uint64_t *slots;	/* value + 1, 0 empty */
 	uint32_t cap, count;
+	uint64_t last;		/* value + 1 of the last add: most adds repeat it */
 } htm_idset;
 
 struct tk_htm {
@@ -83,9 +84,27 @@ struct tk_htm {
 
 /* htm_words.c */
 /* Next raw word: 1, 0 at the end, <0 error.  Sets d->last_off. */
-int htm_fetch_raw(tk_htm *d, uint64_t *w);
+int htm_fetch_raw_slow(tk_htm *d, uint64_t *w);
 /* Next word, stamps consumed and reported on the way. */
-int htm_fetch(tk_htm *d, uint64_t *w);
+int htm_fetch_slow(tk_htm *d, uint64_t *w);
+
+/* The common case inline: a buffered word, nothing given back. */
+static inline int htm_fetch_raw(tk_htm *d, uint64_t *w)
+{
+	if (d->have_pushback || d->pos == d->len)
+		return htm_fetch_raw_slow(d, w);
+	d->last_off = d->base + (uint64_t)d->pos * 8;
+	*w = d->buf[d->pos++];
+	d->stats.raw_checksum += *w;
+	return 1;
+}
+
+static inline int htm_fetch(tk_htm *d, uint64_t *w)
+{
+	if (d->have_pushback || d->pos == d->len || htm_is_stamp(d->buf[d->pos]))
+		return htm_fetch_slow(d, w);
+	return htm_fetch_raw(d, w);
+}
 /* Give back the word just fetched (it will be fetched again at the top
  * level).  Returns 0 or TK_ERR_CORRUPT (the same word given back twice). */
 int htm_push_back(tk_htm *d, uint64_t w);
@@ -96,9 +115,11 @@ void htm_warn(tk_htm *d, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* htm_decode.c */
-/* Count an instruction for the statistics and queue its record (suffix:
- * the second record of a prefixed instruction). */
-void htm_emit(tk_htm *d, const tk_qt_record *rec, bool suffix);
+/* The queue slot for the next record, zeroed; then htm_emit() counts it
+ * for the statistics and queues it (suffix: the second record of a
+ * prefixed instruction). */
+tk_qt_record *htm_new_record(tk_htm *d);
+void htm_emit(tk_htm *d, tk_qt_record *rec, bool suffix);
 void htm_idset_add(htm_idset *s, uint64_t v);
 
 /* htm_p10.c, htm_p8.c: decode the sequence/record starting at word w (at

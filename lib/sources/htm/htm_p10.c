@@ -212,39 +212,37 @@ int htm_p10_sequence(tk_htm *d, uint64_t w, uint64_t off)
 		return 0;
 	}
 
-	tk_qt_record rec;
-	memset(&rec, 0, sizeof rec);
-	rec.offset = inst_off;
-	rec.ea = d->insn_ea;
-	rec.insn = prefixed ? (uint32_t)(prefix >> 32) : word;
-	if (branch || tk_ppc_is_rfi_like(rec.insn))
-		rec.valid |= TK_QT_BRANCH;
-	if (tk_ppc_is_conditional_branch(rec.insn))
-		rec.valid |= TK_QT_CONDITIONAL;
+	tk_qt_record *rec = htm_new_record(d);
+	rec->offset = inst_off;
+	rec->ea = d->insn_ea;
+	rec->insn = prefixed ? (uint32_t)(prefix >> 32) : word;
+	if (branch || tk_ppc_is_rfi_like(rec->insn))
+		rec->valid |= TK_QT_BRANCH;
+	if (tk_ppc_is_conditional_branch(rec->insn))
+		rec->valid |= TK_QT_CONDITIONAL;
 	if (!esid && d->insn_shift) {
-		rec.valid |= TK_QT_RA | TK_QT_PAGE_SHIFT;
-		rec.ra = d->insn_ra_block | (d->insn_ea & (((uint64_t)1 << d->insn_shift) - 1));
-		rec.page_shift = (uint8_t)d->insn_shift;
+		rec->valid |= TK_QT_RA | TK_QT_PAGE_SHIFT;
+		rec->ra = d->insn_ra_block | (d->insn_ea & (((uint64_t)1 << d->insn_shift) - 1));
+		rec->page_shift = (uint8_t)d->insn_shift;
 	}
 	if (have_data) {
-		rec.valid |= TK_QT_DATA_EA;
-		rec.data_ea = dea;
+		rec->valid |= TK_QT_DATA_EA;
+		rec->data_ea = dea;
 		if (d->data_shift) {
-			rec.valid |= TK_QT_DATA_RA | TK_QT_DATA_PAGE_SHIFT;
-			rec.data_ra = ((dra >> 23) << 12) | (dea & (((uint64_t)1 << d->data_shift) - 1));
-			rec.data_page_shift = (uint8_t)d->data_shift;
+			rec->valid |= TK_QT_DATA_RA | TK_QT_DATA_PAGE_SHIFT;
+			rec->data_ra = ((dra >> 23) << 12) | (dea & (((uint64_t)1 << d->data_shift) - 1));
+			rec->data_page_shift = (uint8_t)d->data_shift;
 		}
 	}
 	d->consecutive_errors = 0;
 	d->stats.p10_records++;
-	htm_emit(d, &rec, false);
+	htm_emit(d, rec, false);
 	if (prefixed) {
-		tk_qt_record suf;
-		memset(&suf, 0, sizeof suf);
-		suf.offset = inst_off;
-		suf.ea = d->insn_ea + 4;
-		suf.insn = word;
-		htm_emit(d, &suf, true);
+		tk_qt_record *suf = htm_new_record(d);
+		suf->offset = inst_off;
+		suf->ea = d->insn_ea + 4;
+		suf->insn = word;
+		htm_emit(d, suf, true);
 	}
 	return 0;
 }

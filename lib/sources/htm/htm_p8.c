@@ -123,11 +123,10 @@ int htm_p8_record(tk_htm *d, uint64_t info, uint64_t off)
 		return 0;
 	}
 
-	tk_qt_record rec;
-	memset(&rec, 0, sizeof rec);
-	rec.offset = off;
-	rec.ea = have[W_IEA] ? word[W_IEA] & ~(uint64_t)3 : d->p8_prev_ea + 4;
-	d->p8_prev_ea = rec.ea;
+	tk_qt_record *rec = htm_new_record(d);
+	rec->offset = off;
+	rec->ea = have[W_IEA] ? word[W_IEA] & ~(uint64_t)3 : d->p8_prev_ea + 4;
+	d->p8_prev_ea = rec->ea;
 	bool ir = have[W_IEA] && (word[W_IEA] & 1);
 
 	uint64_t ra_page = 0;
@@ -136,19 +135,19 @@ int htm_p8_record(tk_htm *d, uint64_t info, uint64_t off)
 		ra_page = (word[W_IRA] >> 26) << 12;
 		shift = htm_p8_ira_shift((unsigned)(word[W_IRA] >> 24));
 		if (ir)
-			htm_tlb_insert(d, rec.ea, ra_page, shift);
+			htm_tlb_insert(d, rec->ea, ra_page, shift);
 	} else if (have[W_IEA]) {
 		if (!ir) {
-			ra_page = rec.ea & ~((uint64_t)3 << 62) & ~(uint64_t)0xFFF;
+			ra_page = rec->ea & ~((uint64_t)3 << 62) & ~(uint64_t)0xFFF;
 			shift = 12;
-		} else if (!htm_tlb_lookup(d, rec.ea, &ra_page, &shift)) {
+		} else if (!htm_tlb_lookup(d, rec->ea, &ra_page, &shift)) {
 			shift = 0;
 		}
 	}
 	if (!esid && shift) {
-		rec.valid |= TK_QT_RA | TK_QT_PAGE_SHIFT;
-		rec.ra = ra_page | (rec.ea & (((uint64_t)1 << shift) - 1));
-		rec.page_shift = (uint8_t)shift;
+		rec->valid |= TK_QT_RA | TK_QT_PAGE_SHIFT;
+		rec->ra = ra_page | (rec->ea & (((uint64_t)1 << shift) - 1));
+		rec->page_shift = (uint8_t)shift;
 	}
 	if (esid) {
 		if (have[W_DEA])
@@ -158,8 +157,8 @@ int htm_p8_record(tk_htm *d, uint64_t info, uint64_t off)
 			d->stats.vsid_segment_size[word[W_DRA] >> 62]++;
 		}
 	} else if (have[W_DEA]) {
-		rec.valid |= TK_QT_DATA_EA;
-		rec.data_ea = word[W_DEA];
+		rec->valid |= TK_QT_DATA_EA;
+		rec->data_ea = word[W_DEA];
 		if (have[W_DRA]) {
 			unsigned code = (unsigned)(word[W_DRA] >> 62);
 			unsigned ds = htm_p8_dra_shift(code);
@@ -167,9 +166,9 @@ int htm_p8_record(tk_htm *d, uint64_t info, uint64_t off)
 				htm_warn(d, off, "invalid data page size %u", code);
 			} else {
 				uint64_t page = ((word[W_DRA] >> 24) & (((uint64_t)1 << 38) - 1)) << 12;
-				rec.valid |= TK_QT_DATA_RA | TK_QT_DATA_PAGE_SHIFT;
-				rec.data_ra = page | (rec.data_ea & (((uint64_t)1 << ds) - 1));
-				rec.data_page_shift = (uint8_t)ds;
+				rec->valid |= TK_QT_DATA_RA | TK_QT_DATA_PAGE_SHIFT;
+				rec->data_ra = page | (rec->data_ea & (((uint64_t)1 << ds) - 1));
+				rec->data_page_shift = (uint8_t)ds;
 			}
 		}
 	}
@@ -177,14 +176,14 @@ int htm_p8_record(tk_htm *d, uint64_t info, uint64_t off)
 	uint32_t w = image;
 	bool isel = tk_ppc_primary(w) == 31 && ((w >> 1) & 0x1F) == 15;
 	if (branch && !isel)
-		w = tk_htm_p8_demunge(w, rec.ea);
+		w = tk_htm_p8_demunge(w, rec->ea);
 	w = tk_htm_fixup_word(w);
-	rec.insn = w;
+	rec->insn = w;
 	if (branch || tk_ppc_is_rfi_like(w))
-		rec.valid |= TK_QT_BRANCH;
+		rec->valid |= TK_QT_BRANCH;
 	if (tk_ppc_is_conditional_branch(w))
-		rec.valid |= TK_QT_CONDITIONAL;
+		rec->valid |= TK_QT_CONDITIONAL;
 	d->stats.p8_records++;
-	htm_emit(d, &rec, false);
+	htm_emit(d, rec, false);
 	return 0;
 }

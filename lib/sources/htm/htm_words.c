@@ -67,7 +67,7 @@ static int fill(tk_htm *d)
 	return 0;
 }
 
-int htm_fetch_raw(tk_htm *d, uint64_t *w)
+int htm_fetch_raw_slow(tk_htm *d, uint64_t *w)
 {
 	if (d->have_pushback) {
 		d->have_pushback = false;
@@ -104,7 +104,7 @@ void htm_handle_stamp(tk_htm *d, uint64_t w, uint64_t off)
 		d->opts.on_stamp(d->opts.ctx, &s);
 }
 
-int htm_fetch(tk_htm *d, uint64_t *w)
+int htm_fetch_slow(tk_htm *d, uint64_t *w)
 {
 	for (;;) {
 		int rc = htm_fetch_raw(d, w);

@@ -466,6 +466,14 @@ static uint64_t rebuild_ra(uint32_t rpn, bool shift_valid, unsigned shift, uint6
 	return ((uint64_t)rpn << s) | (ea & page_mask(s));
 }
 
+/* Only primary opcodes 16 (bc) and 19 (bclr, bcctr, bctar) can be
+ * conditional branches: a cheap test before the full one. */
+static inline bool may_be_branch(uint32_t w)
+{
+	unsigned op = w >> 26;
+	return op == 16 || op == 19;
+}
+
 static int parse_record(tk_qt_reader *r, cursor *c, tk_qt_record *rec)
 {
 	uint64_t start = off_of(r, c);
@@ -502,6 +510,17 @@ static int parse_record(tk_qt_reader *r, cursor *c, tk_qt_record *rec)
 	if (flags2 & ~QTF2_KNOWN)
 		return fail(r, TK_ERR_CORRUPT, start, "unhandled flags2 0x%04x", flags2 & ~QTF2_KNOWN);
 
+	if (flags == QTF_EXTENDED && flags2 == 0) {
+		/* The common record: sequential, nothing about the next
+		 * instruction, no data. */
+		r->next_ea = rec->ea + 4;
+		r->next_rpn_valid = r->next_ps_valid = r->next_gps_valid = false;
+		rec->next_ea = r->next_ea;
+		if (may_be_branch(rec->insn) && tk_ppc_is_conditional_branch(rec->insn))
+			rec->valid |= TK_QT_BRANCH | TK_QT_CONDITIONAL;
+		r->prev_prefix = tk_ppc_is_prefix(rec->insn);
+		return 0;
+	}
 	if (flags & QTF_NODE) {
 		rec->valid |= TK_QT_NODE;
 		rec->node = get8(c);
@@ -623,7 +642,7 @@ static int parse_record(tk_qt_reader *r, cursor *c, tk_qt_record *rec)
 			rec->valid |= TK_QT_BRANCH_TAKEN;
 		if (tk_ppc_is_unconditional_branch(rec->insn))
 			rec->valid &= ~(uint32_t)TK_QT_CONDITIONAL;
-	} else if (tk_ppc_is_conditional_branch(rec->insn)) {
+	} else if (may_be_branch(rec->insn) && tk_ppc_is_conditional_branch(rec->insn)) {
 		rec->valid |= TK_QT_BRANCH | TK_QT_CONDITIONAL;
 	}
 	if (rec->valid & TK_QT_DATA_RPN) {

@@ -138,21 +138,28 @@ static uint32_t rpn_of(uint64_t ra, bool shift_valid, unsigned shift)
 
 /* ---- header and records ----------------------------------------------------- */
 
-static void emit(tk_qt_writer *w, const unsigned char *rec, size_t n)
+/* Room for one more entry, written in place (committed by done()). */
+static unsigned char *room(tk_qt_writer *w)
 {
-	if (w->len + n > OUT_SIZE && flush(w) < 0)
-		return;
-	memcpy(w->out + w->len, rec, n);
-	w->len += n;
+	if (w->len + REC_MAX > OUT_SIZE)
+		flush(w);	/* on error the buffer is reused; w->err says so */
+	return w->out + w->len;
+}
+
+static void done(tk_qt_writer *w, const unsigned char *end)
+{
+	w->len = (size_t)(end - w->out);
+	if (w->err)
+		w->len = 0;
 }
 
 static void write_header(tk_qt_writer *w, const tk_qt_record *r0)
 {
-	unsigned char b[REC_MAX], *p = b;
 	/* (The reference writes a walk even without an RA; its reader then
 	 * does not expect one.  No walk without an RA here.) */
 	const tk_qt_walk *walk = (r0->valid & TK_QT_RA) && qt_walk_present(r0->insn_walk)
 					 ? r0->insn_walk : NULL;
+	unsigned char *p = room(w);
 	p = put32(p, 0);
 	p = put16(p, QTF_EXTENDED);
 	p = put16(p, QTF2_FILE_HEADER | (walk ? QTF2_EXTENDED2 : 0));
@@ -182,7 +189,7 @@ static void write_header(tk_qt_writer *w, const tk_qt_record *r0)
 		p = put8(p, r0->page_shift);
 	if (r0->valid & TK_QT_GUEST_PAGE_SHIFT)
 		p = put8(p, r0->guest_page_shift);
-	emit(w, b, (size_t)(p - b));
+	done(w, p);
 }
 
 /* Write prev's record, now that its successor r is known. */
@@ -231,7 +238,7 @@ static void write_record(tk_qt_writer *w, const tk_qt_record *r)
 				  (QT_MODE_NOT_DEFINED << QTF3_INSN_GUEST_SHIFT);
 	}
 
-	unsigned char b[REC_MAX], *p = b;
+	unsigned char *p = room(w);
 	p = put32(p, P->insn);
 	p = put16(p, flags);
 	p = put16(p, flags2);
@@ -267,7 +274,7 @@ static void write_record(tk_qt_writer *w, const tk_qt_record *r)
 		p = put8(p, r->guest_page_shift);
 	if (flags2 & QTF2_DATA_GPAGE_SIZE)
 		p = put8(p, P->guest_data_page_shift);
-	emit(w, b, (size_t)(p - b));
+	done(w, p);
 }
 
 static void keep_prev(tk_qt_writer *w, const tk_qt_record *r)
