@@ -34,6 +34,10 @@ qtwrite)
 	run "$T" qtdis -r "$W.qt" >"$W.dis"
 	listing_words "$W.dis" | cmp -s - "$W.want" || bad "qtdis -r of the Qtrace file differs from the stream"
 	run "$TK_POWER_TEST" "$P.stream" "$W.qt"
+	# symbols from the ELF: addresses and branch targets as <sym+0xoff>
+	"$T" qtdis -e "$P.elf" "$W.qt" >"$W.sym" || bad "qtdis -e"
+	grep -Eq '^[0-9a-f]{16} <fib\+0x[0-9a-f]+> 	' "$W.sym" || bad "qtdis -e: no address in fib"
+	grep -Eq 'bl +[0-9a-f]{16} <fib\+0x[08]> $' "$W.sym" || bad "qtdis -e: no call to fib"
 	# reading from standard input
 	"$T" qtwrite -o "$W.stdin.qt" - <"$P.stream" || bad "qtwrite from stdin"
 	cmp -s "$W.qt" "$W.stdin.qt" || bad "qtwrite from stdin differs"
