@@ -263,12 +263,13 @@ int tk_cmd_htm2qt(int argc, char **argv)
 				snprintf(c.default_out, n, "%s.qt", c.cli.trace);
 			c.cli.output = c.default_out;
 		}
+		/* tk_cli_open_output says why it failed */
 		out = c.cli.output ? tk_cli_open_output(&c.cli) : NULL;
 		if (!out || tk_qt_writer_new(out, 0, &w) < 0) {
+			if (out || !c.cli.output)
+				tk_cli_error(&c.cli, "out of memory");
 			if (out)
 				tk_cli_discard_output(&c.cli, out);
-			else
-				tk_cli_error(&c.cli, "cannot create the output file");
 			tk_htm_free(d);
 			free(c.default_out);
 			return TK_EXIT_FAIL;
