@@ -27,6 +27,9 @@ typedef struct tk_symbol {
 	uint64_t size;		/* 0 if the image gives none */
 	tk_sym_kind kind;
 	bool thumb;		/* the ELF address had bit 0 set (Arm Thumb) */
+	uint8_t local_entry;	/* POWER ELFv2: the local entry point is at
+				 * addr + local_entry (a `bl` from code that
+				 * shares the TOC lands there); 0 otherwise */
 } tk_symbol;
 
 typedef struct tk_symtab tk_symtab;
@@ -41,7 +44,9 @@ typedef struct tk_symtab tk_symtab;
 int tk_symtab_load(const char *path, uint64_t load_offset, tk_symtab **out);
 void tk_symtab_free(tk_symtab *st);
 
-/* The symbol exactly at addr (functions preferred), or NULL. */
+/* The symbol exactly at addr (functions preferred), or NULL.  On POWER
+ * (ELFv2) a function's local entry point also names it: `bl fib+8` calls
+ * fib. */
 const tk_symbol *tk_symtab_at(const tk_symtab *st, uint64_t addr);
 
 /* The function or object whose [addr, addr+size) contains addr (for

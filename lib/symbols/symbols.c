@@ -4,7 +4,10 @@
  * Loads STT_FUNC and STT_OBJECT symbols (and untyped global symbols with a
  * section, as some hand-written assembly has), sorted by address.  Arm Thumb
  * function addresses have bit 0 set in the ELF: it is cleared here and kept
- * as a flag.
+ * as a flag.  POWER ELFv2 functions that set up a TOC pointer have a second,
+ * local entry point a few instructions in (st_other bits 5-7), where direct
+ * calls from code sharing the TOC land; it is kept so that an address
+ * lookup there finds the function.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -87,6 +90,14 @@ static bool wanted(Elf *elf, const GElf_Sym *s, const char *name, tk_sym_kind *k
 	return false;
 }
 
+/* Offset of the ELFv2 local entry point: st_other bits 5-7 hold log2 of
+ * it (values 0 and 1: none; 7 is reserved). */
+static uint8_t ppc64_local_entry(unsigned char other)
+{
+	unsigned v = (other >> 5) & 7;
+	return v >= 2 && v <= 6 ? (uint8_t)(1u << v) : 0;
+}
+
 static int load(Elf *elf, uint64_t load_offset, tk_symtab *st)
 {
 	GElf_Ehdr eh;
@@ -133,6 +144,7 @@ static int load(Elf *elf, uint64_t load_offset, tk_symtab *st)
 
 	char *np = st->names;
 	bool arm = eh.e_machine == EM_ARM;
+	bool ppc64 = eh.e_machine == EM_PPC64;
 	for (size_t i = 0; i < n && st->count < count; i++) {
 		GElf_Sym s;
 		tk_sym_kind kind;
@@ -150,6 +162,8 @@ static int load(Elf *elf, uint64_t load_offset, tk_symtab *st)
 		sym->size = s.st_size;
 		sym->thumb = arm && kind == TK_SYM_FUNC && (s.st_value & 1);
 		sym->addr = (sym->thumb ? s.st_value & ~(GElf_Addr)1 : s.st_value) + load_offset;
+		if (ppc64 && kind == TK_SYM_FUNC)
+			sym->local_entry = ppc64_local_entry(s.st_other);
 	}
 	qsort(st->syms, st->count, sizeof *st->syms, cmp_addr);
 	for (uint32_t i = 0; i < st->count; i++)
@@ -233,7 +247,15 @@ const tk_symbol *tk_symtab_at(const tk_symtab *st, uint64_t addr)
 	const tk_symbol *best = NULL;
 	while (i > 0 && st->syms[i - 1].addr == addr)
 		best = &st->syms[--i];
-	return best;
+	if (best || st->machine != EM_PPC64)
+		return best;
+	/* A POWER local entry point: at most 64 bytes after the symbol. */
+	for (; i > 0 && addr - st->syms[i - 1].addr <= 64; i--) {
+		const tk_symbol *s = &st->syms[i - 1];
+		if (s->local_entry && s->addr + s->local_entry == addr)
+			return s;
+	}
+	return NULL;
 }
 
 const tk_symbol *tk_symtab_containing(const tk_symtab *st, uint64_t addr)

@@ -468,10 +468,8 @@ int tk_cli_next(tk_cli *cli, tk_source *src, tk_event *ev)
 		tk_cli_error(cli, "out of memory");
 		return TK_ERR_NOMEM;
 	}
-	if (cli->progress && ++counter >= 65536) {
-		counter = 0;
+	if (cli->progress && !(++counter & 65535))
 		tk_cli_progress(cli, "reading", tk_source_pos(src), tk_source_size(src));
-	}
 	return rc;
 }
 

@@ -227,7 +227,8 @@ void tk_cli_warning(const tk_cli *cli, const char *fmt, ...)
 void tk_cli_print_diag(void *ctx, const tk_diag *d);
 
 /* Progress of work on cli->trace: done of total bytes (total 0: unknown);
- * redrawn at most every 0.1 s, only if cli->progress. */
+ * redrawn at most every 0.1 s, only if cli->progress.  It reads the clock:
+ * call it every few thousand records, not for each. */
 void tk_cli_progress(tk_cli *cli, const char *what, uint64_t done, uint64_t total);
 
 /* Erase the meter (before printing anything else on stderr). */
