@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "tracekit/event.h"
+#include "tracekit/input.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,6 +57,10 @@ uint64_t tk_source_warnings(const tk_source *src);
 
 /* The path the source reads ("-" or "<stdin>" for standard input). */
 const char *tk_source_path(const tk_source *src);
+
+/* The input a file source reads through (its format, decompressed size,
+ * checkpoints), or NULL. */
+tk_input *tk_source_input(const tk_source *src);
 
 void tk_source_free(tk_source *src);
 

@@ -26,6 +26,8 @@ struct tk_source {
 	uint64_t warnings;	/* warnings reported */
 	tk_diag_fn diag;
 	void *diag_ctx;
+	tk_input *input;	/* the input it reads through, if any (not
+				 * owned by the base) */
 };
 
 /* Fill the base; returns TK_ERR_NOMEM if the path cannot be copied. */

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: line reader (see linereader.h). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "linereader.h"
 #include "tracekit/error.h"
@@ -12,11 +10,10 @@
 #define DEFAULT_MAX_LINE (64u << 20)
 #define NO_NUL UINT64_MAX
 
-int tk_linereader_init(tk_linereader *lr, int fd, FILE *fp, size_t max_line)
+int tk_linereader_init(tk_linereader *lr, tk_input *in, size_t max_line)
 {
 	memset(lr, 0, sizeof *lr);
-	lr->fd = fd;
-	lr->fp = fp;
+	lr->in = in;
 	lr->max_line = max_line ? max_line : DEFAULT_MAX_LINE;
 	lr->next_nul = NO_NUL;
 	lr->cap = CHUNK;
@@ -60,29 +57,16 @@ static int fill(tk_linereader *lr)
 			lr->cap = CHUNK;
 		}
 	}
-	size_t want = lr->cap - lr->end;
-	ssize_t n;
-	if (lr->fp) {
-		n = (ssize_t)fread(lr->buf + lr->end, 1, want, lr->fp);
-		if (n == 0 && ferror(lr->fp)) {
-			lr->read_errno = errno;
-			return TK_ERR_IO;
-		}
-	} else {
-		do
-			n = read(lr->fd, lr->buf + lr->end, want);
-		while (n < 0 && errno == EINTR);
-		if (n < 0) {
-			lr->read_errno = errno;
-			return TK_ERR_IO;
-		}
-	}
+	size_t n;
+	int rc = tk_input_read(lr->in, lr->buf + lr->end, lr->cap - lr->end, &n);
+	if (rc < 0)
+		return rc;
 	if (n == 0) {
 		lr->eof = true;
 		return 0;
 	}
 	size_t old = lr->end;
-	lr->end += (size_t)n;
+	lr->end += n;
 	if (lr->next_nul == NO_NUL)
 		lr->next_nul = find_nul(lr, old);
 	return 0;

@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit: the Tarmac file source: lines from the line reader, events from
- * the line parser, problems to the diagnostic callback. */
-#include <errno.h>
-#include <fcntl.h>
+/* tracekit: the Tarmac file source: lines from the line reader (over the
+ * input layer, so compressed traces read the same), events from the line
+ * parser, problems to the diagnostic callback. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/linereader.h"
 #include "tracekit/source_author.h"
@@ -17,7 +14,9 @@
 typedef struct tarmac_source {
 	tk_source base;
 	tk_linereader lr;
-	bool own_fd;
+	tk_input *in;
+	bool own_in;
+	bool compressed;	/* progress in file bytes, not text bytes */
 	tk_tarmac_parser *parser;
 	const tk_event *evs;
 	size_t nev, iev;
@@ -84,6 +83,14 @@ static const char *sniff_binary(const char *d, size_t n)
 	return NULL;
 }
 
+/* An error of the input (its message names the byte offset) or of the
+ * line reader. */
+static void report_read_error(tarmac_source *ts, int rc, uint64_t line)
+{
+	const char *msg = tk_input_error(ts->in);
+	tk_source_report(&ts->base, TK_DIAG_ERROR, line, "%s", *msg ? msg : tk_strerror(rc));
+}
+
 static int sniff(tarmac_source *ts)
 {
 	const char *d;
@@ -91,8 +98,7 @@ static int sniff(tarmac_source *ts)
 	ts->sniffed = true;
 	int rc = tk_linereader_peek(&ts->lr, &d, &n);
 	if (rc < 0) {
-		tk_source_report(&ts->base, TK_DIAG_ERROR, 0, "read error: %s",
-				 strerror(ts->lr.read_errno));
+		report_read_error(ts, rc, 0);
 		return rc;
 	}
 	const char *why = sniff_binary(d, n);
@@ -110,15 +116,12 @@ static int refill(tarmac_source *ts)
 		tk_line line;
 		int rc = tk_linereader_next(&ts->lr, &line);
 		if (rc <= 0) {
-			if (rc == TK_ERR_IO)
-				tk_source_report(s, TK_DIAG_ERROR, ts->lineno + 1, "read error: %s",
-						 strerror(ts->lr.read_errno));
-			else if (rc < 0)
-				tk_source_report(s, TK_DIAG_ERROR, ts->lineno + 1, "%s", tk_strerror(rc));
+			if (rc < 0)
+				report_read_error(ts, rc, ts->lineno + 1);
 			return rc;
 		}
 		ts->lineno++;
-		s->pos = tk_linereader_pos(&ts->lr);
+		s->pos = ts->compressed ? tk_input_consumed(ts->in) : tk_linereader_pos(&ts->lr);
 		if (line.too_long) {
 			tk_source_report(s, TK_DIAG_WARNING, ts->lineno,
 					 "line longer than %zu bytes: skipped", ts->lr.max_line);
@@ -170,68 +173,70 @@ static void tarmac_free(tk_source *s)
 {
 	tarmac_source *ts = (tarmac_source *)s;
 	tk_linereader_fini(&ts->lr);
-	if (ts->own_fd && ts->lr.fd >= 0)
-		close(ts->lr.fd);
+	if (ts->own_in)
+		tk_input_close(ts->in);
 	tk_tarmac_parser_free(ts->parser);
 }
 
 static const tk_source_ops tarmac_ops = {"tarmac", tarmac_next, tarmac_free};
 
-static int make_source(int fd, FILE *fp, bool own_fd, const char *name,
-		       const tk_tarmac_opts *opts, tk_source **out)
+static int make_source(tk_input *in, bool own, const char *name, const tk_tarmac_opts *opts,
+		       tk_source **out)
 {
 	tarmac_source *ts = calloc(1, sizeof *ts);
 	if (!ts)
 		return TK_ERR_NOMEM;
-	ts->own_fd = own_fd;
-	ts->lr.fd = -1;
 	int rc = tk_source_init(&ts->base, &tarmac_ops, name, opts ? opts->diag : NULL,
 				opts ? opts->diag_ctx : NULL);
 	if (rc == 0)
 		rc = tk_tarmac_parser_new(opts, &ts->parser);
 	if (rc == 0)
-		rc = tk_linereader_init(&ts->lr, fd, fp, ts->parser->opts.max_line);
+		rc = tk_linereader_init(&ts->lr, in, ts->parser->opts.max_line);
 	if (rc < 0) {
-		ts->own_fd = false;	/* the caller closes fd on failure */
-		tk_source_free(&ts->base);
+		tk_source_free(&ts->base);	/* the caller closes in on failure */
 		return rc;
 	}
-	struct stat sb;
-	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
-		ts->base.size = (uint64_t)sb.st_size;
+	ts->in = in;
+	ts->own_in = own;
+	ts->compressed = tk_input_get_format(in) != TK_INPUT_PLAIN;
+	ts->base.input = in;
+	ts->base.size = tk_input_file_size(in);
 	*out = &ts->base;
 	return 0;
+}
+
+/* Open with the input layer, hand the input to the source. */
+static int open_owned(int rc, tk_input *in, const char *name, const tk_tarmac_opts *opts,
+		      tk_source **out)
+{
+	if (rc < 0)
+		return rc;
+	rc = make_source(in, true, name, opts, out);
+	if (rc < 0)
+		tk_input_close(in);
+	return rc;
 }
 
 int tk_tarmac_open(const char *path, const tk_tarmac_opts *opts, tk_source **out)
 {
 	*out = NULL;
-	if (strcmp(path, "-") == 0)
-		return make_source(STDIN_FILENO, NULL, false, "<stdin>", opts, out);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return TK_ERR_OPEN;
-	struct stat sb;
-	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		close(fd);
-		errno = EISDIR;
-		return TK_ERR_ISDIR;
-	}
-#ifdef POSIX_FADV_SEQUENTIAL
-	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
-	int rc = make_source(fd, NULL, true, path, opts, out);
-	if (rc < 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-	}
-	return rc;
+	tk_input *in;
+	int rc = tk_input_open(path, NULL, &in);
+	return open_owned(rc, in, strcmp(path, "-") ? path : "<stdin>", opts, out);
 }
 
 int tk_tarmac_open_stream(FILE *fp, const char *name, const tk_tarmac_opts *opts,
 			  tk_source **out)
 {
 	*out = NULL;
-	return make_source(fileno(fp), fp, false, name ? name : "<stream>", opts, out);
+	tk_input *in;
+	int rc = tk_input_open_stream(fp, name ? name : "<stream>", NULL, &in);
+	return open_owned(rc, in, name ? name : "<stream>", opts, out);
+}
+
+int tk_tarmac_open_input(tk_input *in, const char *name, const tk_tarmac_opts *opts,
+			 tk_source **out)
+{
+	*out = NULL;
+	return make_source(in, false, name ? name : tk_input_name(in), opts, out);
 }
