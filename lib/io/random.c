@@ -132,7 +132,7 @@ int tk_random_setup(tk_input *in)
 	} else if ((rc = checkpoint_table(in, false)) < 0) {
 		return rc;
 	}
-	if (!in->pts->n)
+	if (!in->pts->n && in->pts->total_out)
 		return tk_input_fail(in, TK_ERR_CORRUPT, 0, "no restart point");
 	in->size = in->pts->total_out;
 	in->random_ready = true;
@@ -151,9 +151,13 @@ static int ensure_pbuf(tk_input *in, size_t cap)
 	return 0;
 }
 
-/* Decode until the buffer covers pos.  Returns 0, 1 at the end of the
- * data, 2 when the checkpoint table was rebuilt (try again), or an
- * error. */
+/* Decode until the buffer covers pos (and up to AHEAD bytes after it).
+ * The buffer slides: when full, its older half is dropped, so it keeps
+ * some of the text before pos too (the lines above a browser position).
+ * Returns 0, 1 at the end of the data, 2 when the checkpoint table was
+ * rebuilt (try again), or an error. */
+#define AHEAD (64u << 10)
+
 static int advance(tk_input *in, const tk_ckpt_table *t, size_t k, uint64_t pos)
 {
 	int rc = ensure_pbuf(in, PBUF_STREAM);
@@ -177,12 +181,24 @@ static int advance(tk_input *in, const tk_ckpt_table *t, size_t k, uint64_t pos)
 		in->cur_live = true;
 		in->cur_k = k;
 	}
+	if (in->pbuf_off + in->pbuf_len != d->out)	/* the buffer is not this decoder's */
+		in->pbuf_len = 0;
+	if (!in->pbuf_len)
+		in->pbuf_off = d->out;
 	for (;;) {
+		if (in->pbuf_len == in->pbuf_cap) {
+			size_t keep = in->pbuf_cap / 2;
+			memmove(in->pbuf, in->pbuf + in->pbuf_len - keep, keep);
+			in->pbuf_off += in->pbuf_len - keep;
+			in->pbuf_len = keep;
+		}
+		size_t want = in->pbuf_cap - in->pbuf_len;
+		if (pos - d->out + AHEAD < want)
+			want = (size_t)(pos - d->out) + AHEAD;
 		uint64_t at = d->out;
 		size_t len;
-		rc = in->codec->read(d, in->pbuf, PBUF_STREAM, &len);
-		in->pbuf_off = at;
-		in->pbuf_len = len;
+		rc = in->codec->read(d, in->pbuf + in->pbuf_len, want, &len);
+		in->pbuf_len += len;
 		if (rc < 0) {
 			in->cur_live = false;
 			return pos < at + len ? 0 : rc;	/* the bytes before the damage first */
@@ -232,6 +248,7 @@ int tk_random_pread(tk_input *in, uint64_t off, uint8_t *buf, size_t n, size_t *
 			uint64_t dlen = end - t->v[k].out;
 			if (dlen <= FRAME_MAX) {
 				in->pbuf_len = 0;
+				in->cur_live = false;	/* the buffer is the frame's now */
 				if ((rc = ensure_pbuf(in, (size_t)dlen)) < 0 ||
 				    (rc = tk_zstd_frame(in, t, k, in->pbuf, (size_t)dlen, &in->frame_ctx)) < 0)
 					return rc;
@@ -245,6 +262,7 @@ int tk_random_pread(tk_input *in, uint64_t off, uint8_t *buf, size_t n, size_t *
 			return rc;
 		if (rc == 1)
 			break;
+		/* 0: the buffer covers pos now; 2: the table was rebuilt */
 	}
 	return 0;
 }
