@@ -444,6 +444,8 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 		goto out;
 	if ((err = tk_calls_finish(b->calls, &tree)) || (err = tk_idx_calls_write(w, tree)))
 		goto out;
+	if ((err = tk_idx_input_write(w, src)))
+		goto out;
 
 	uint8_t hdr[TK_IDX_HEADER_SIZE];
 	memset(hdr, 0, sizeof hdr);

@@ -69,7 +69,10 @@ enum {
 	TK_SEC_PAGEHDR = 6,	/* TK_PAGE_SIZE bytes per page */
 	TK_SEC_CHUNKDIR = 7,	/* TK_CHUNK_ENTRY bytes per chunk */
 	TK_SEC_CALLS = 8,	/* the call tree */
-	TK_SEC_COUNT_ = 9
+	TK_SEC_COUNT_ = 9,
+	/* Optional sections (ids from 256; a reader ignores those it does not
+	 * know). */
+	TK_SEC_INPUT = 256,	/* a compressed trace (index_input.c) */
 };
 
 /* Instructions per block (register checkpoint interval). */
@@ -256,6 +259,9 @@ struct tk_index {
 	uint64_t semihost;
 	uint64_t regseen[3];
 	uint32_t block_insns;
+	uint64_t text_size;	/* bytes of (decompressed) text: trace_size
+				 * unless the INPUT section says otherwise */
+	uint32_t input_format;	/* tk_input_format of the trace */
 
 	const uint8_t *blocks;
 	uint64_t blocks_len;
@@ -371,5 +377,8 @@ static inline uint64_t tk_mask_range(unsigned off, unsigned len)
 
 /* The call tree section (index_calls.c). */
 int tk_idx_calls_decode(tk_index *idx, const uint8_t *p, uint64_t len);
+
+/* The INPUT section of a compressed trace (index_input.c). */
+int tk_idx_input_read(tk_index *idx, const uint8_t *p, uint64_t len);
 
 #endif

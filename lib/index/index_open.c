@@ -104,9 +104,14 @@ static int build(const char *trace_path, const char *index_path, const tk_index_
 		to.diag_ctx = (void *)o;
 	}
 	tk_source *src;
-	int err = tk_tarmac_open(trace_path, &to, &src);
+	tk_input *in;		/* records checkpoints of a compressed trace */
+	int err = tk_idx_input_open(trace_path, &in);
 	if (err)
 		return err;
+	if ((err = tk_tarmac_open_input(in, trace_path, &to, &src))) {
+		tk_input_close(in);
+		return err;
+	}
 	tk_ixw *w;
 	bool anon;
 	err = tk_ixw_create(index_path, true, &w, &anon);
@@ -114,6 +119,7 @@ static int build(const char *trace_path, const char *index_path, const tk_index_
 		say(o, TK_INDEX_LOG_DECISION, "cannot create index %s: %s", index_path,
 		    strerror(errno));
 		tk_source_free(src);
+		tk_input_close(in);
 		return err;
 	}
 	if (anon)
@@ -124,7 +130,10 @@ static int build(const char *trace_path, const char *index_path, const tk_index_
 		say(o, TK_INDEX_LOG_DETAIL, "writing %s", tk_ixw_tmp_path(w));
 	int fd;
 	err = tk_idx_build_into(src, w, o, &fd);
+	if (!err)
+		tk_idx_input_done(in, index_path, o);
 	tk_source_free(src);
+	tk_input_close(in);
 	if (err)
 		return err;
 	if (anon)

@@ -84,6 +84,7 @@ static inline void write_file(const char *path, const void *p, size_t n)
 
 static inline uint8_t *read_file(const char *path, size_t *n)
 {
+	*n = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;

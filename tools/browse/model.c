@@ -50,6 +50,11 @@ void tkb_model_free(tkb_model *m)
 	free(m);
 }
 
+const tk_index *tkb_model_index(const tkb_model *m)
+{
+	return m->idx;
+}
+
 uint64_t tkb_model_ninsns(const tkb_model *m)
 {
 	return m->n;

@@ -27,6 +27,9 @@ void tkb_model_free(tkb_model *m);
 
 uint64_t tkb_model_ninsns(const tkb_model *m);
 
+/* The index itself (for opening the trace's text). */
+const struct tk_index *tkb_model_index(const tkb_model *m);
+
 /* Line, byte offset, time and pc of instruction i (i < ninsns). */
 void tkb_model_insn(const tkb_model *m, uint64_t i, tk_tpos *out);
 
