@@ -24,3 +24,9 @@ endforeach()
 foreach(case xxh64 writer)
   add_test(NAME io.seekable.${case} COMMAND test_seekable ${case} ${TK_IO_WORK}/seekable-${case})
 endforeach()
+
+foreach(variant gz gz-cat zst seek xz)
+  add_test(NAME io.tools.${variant} COMMAND sh ${CMAKE_SOURCE_DIR}/tests/io/compressed.sh ${variant})
+  set_tests_properties(io.tools.${variant} PROPERTIES ENVIRONMENT
+    "TK_BIN=${TK_BIN};TK_TRACES=${TK_TRACES};TK_WORK=${TK_IO_WORK}/tools-${variant}")
+endforeach()

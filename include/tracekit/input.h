@@ -176,7 +176,7 @@ uint64_t tk_input_error_offset(const tk_input *in);
 
 typedef struct tk_zstd_seekable_opts {
 	size_t size;			/* sizeof(tk_zstd_seekable_opts) */
-	int level;			/* zstd level; 0: 9 */
+	int level;			/* zstd level; 0: 7 */
 	size_t frame_size;		/* decompressed bytes per frame; 0: 4 MiB */
 	unsigned threads;		/* compressing threads; 0: one per CPU */
 	tk_input_progress_fn progress;	/* done/total of the input file */

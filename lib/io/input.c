@@ -176,9 +176,9 @@ int tk_input_open_fd(int fd, bool own, const char *name, const tk_input_opts *op
 	in->raw.fd = fd;
 	in->raw.own_fd = own;
 	stat_identity(&in->raw, &st);
-	/* Standard input is read as a stream even when it is a file: its
-	 * position need not be 0. */
-	if (fd == STDIN_FILENO)
+	/* A file not at its start (standard input, say) is read as a
+	 * stream from where it is. */
+	if (in->raw.positional && lseek(fd, 0, SEEK_CUR) != 0)
 		in->raw.positional = false;
 	return finish_open(in, opts, out);
 }

@@ -8,7 +8,7 @@
  * slots and writes the finished ones out in order; worker threads, each
  * with its own compression context, take the slots in order.  With one
  * thread the calling thread compresses.  The seek table follows the last
- * frame.  Memory: (threads + 1) slots of one frame and its compressed
+ * frame.  Memory: a slot per thread, each of one frame and its compressed
  * bound, plus a compression context per thread.
  */
 #include <errno.h>
@@ -168,7 +168,7 @@ int tk_zstd_seekable_write(tk_input *in, int out_fd, const tk_zstd_seekable_opts
 	else
 		tk_zstd_seekable_opts_init(&o);
 	if (!o.level)
-		o.level = 9;
+		o.level = 7;
 	if (!o.frame_size)
 		o.frame_size = 4u << 20;
 	if (!o.threads) {
@@ -184,7 +184,7 @@ int tk_zstd_seekable_write(tk_input *in, int out_fd, const tk_zstd_seekable_opts
 	w.o = &o;
 	w.dcap = ZSTD_compressBound(o.frame_size);
 	w.nthreads = o.threads > 1 ? o.threads : 0;
-	w.nslots = o.threads + 1;
+	w.nslots = o.threads;	/* a frame being read waits for a free slot */
 	w.slots = calloc(w.nslots, sizeof *w.slots);
 	pthread_t *th = calloc(w.nthreads ? w.nthreads : 1, sizeof *th);
 	ZSTD_CCtx *cc = w.nthreads ? NULL : new_cctx(&w);

@@ -24,7 +24,8 @@
  *    back, walk back from there one chunk at a time comparing keys one
  *    period apart; then copy the kept prefix with copy_file_range/sendfile,
  *    never through the parser;
- *  - a pipe (or any input that cannot seek): parse everything in order,
+ *  - a pipe, or a compressed trace (read through the input layer, which
+ *    decompresses it): parse everything in order,
  *    writing out each line as soon as no cut can fall before it; only the
  *    lines that would be dropped if the trace ended now are held back, in
  *    memory up to 64 MB and in a temporary file beyond; bytes after the
@@ -47,6 +48,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "tracekit/input.h"
 #include "tracekit/loop.h"
 #include "tracekit/tarmac.h"
 
@@ -60,6 +62,7 @@ struct ctx {
 	tk_tarmac_opts topts;
 	tk_loop_opts lopts;
 	int in, out;
+	tk_input *input;		/* the stream way reads through this */
 	const char *name;		/* input name for messages */
 };
 
@@ -611,15 +614,13 @@ static int truncate_stream(struct ctx *c)
 			h.mem = m;
 			h.mem_cap *= 2;
 		}
-		ssize_t k = read(c->in, h.mem + h.mem_len, CHUNK);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			io_error(c, c->name);
+		size_t k;
+		if (tk_input_read(c->input, h.mem + h.mem_len, CHUNK, &k) < 0) {
+			tk_cli_error(&c->cli, "%s: %s", c->name, tk_input_error(c->input));
 			goto out;
 		}
 		eof = k == 0;
-		h.mem_len += (size_t)k;
+		h.mem_len += k;
 		/* Key every complete line.  An unterminated last line is never
 		 * fed: it stays held, after every possible cut, and is written
 		 * out only if the trace is copied whole. */
@@ -730,19 +731,27 @@ int tk_cmd_truncate(int argc, char **argv)
 		tk_cli_error(&c.cli, "%s: is a directory, not a trace file", c.name);
 		return TK_EXIT_FAIL;
 	}
-	FILE *fp = tk_cli_open_output(&c.cli);
-	if (!fp)
+	int rc = tk_input_open_fd(c.in, !use_stdin, c.name, NULL, &c.input);
+	if (rc < 0) {
+		tk_cli_error(&c.cli, "%s: %s", c.name, tk_strerror(rc));
+		if (!use_stdin)
+			close(c.in);
 		return TK_EXIT_FAIL;
+	}
+	FILE *fp = tk_cli_open_output(&c.cli);
+	if (!fp) {
+		tk_input_close(c.input);
+		return TK_EXIT_FAIL;
+	}
 	fflush(fp);
 	c.out = fileno(fp);
 
-	int rc;
-	if (S_ISREG(sb.st_mode) && lseek(c.in, 0, SEEK_CUR) == 0)
+	if (S_ISREG(sb.st_mode) && lseek(c.in, 0, SEEK_CUR) == 0 &&
+	    tk_input_get_format(c.input) == TK_INPUT_PLAIN)
 		rc = truncate_file(&c, (uint64_t)sb.st_size);
 	else
 		rc = truncate_stream(&c);
-	if (!use_stdin)
-		close(c.in);
+	tk_input_close(c.input);	/* closes c.in, unless standard input */
 	if (rc) {
 		discard_output(&c.cli, fp);
 		return TK_EXIT_FAIL;
