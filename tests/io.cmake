@@ -30,3 +30,7 @@ foreach(variant gz gz-cat zst seek xz)
   set_tests_properties(io.tools.${variant} PROPERTIES ENVIRONMENT
     "TK_BIN=${TK_BIN};TK_TRACES=${TK_TRACES};TK_WORK=${TK_IO_WORK}/tools-${variant}")
 endforeach()
+
+# The decompressing reader, the seek table and checkpoint file parsers.
+tk_add_fuzzer(NAME fuzz_input SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_input.c
+              SEED_DIRS ${CMAKE_SOURCE_DIR}/fuzz/input-seeds SECONDS 30)
