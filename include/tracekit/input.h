@@ -71,6 +71,10 @@ typedef struct tk_input_opts {
 	/* Largest decoder memory accepted (zstd window, xz dictionary);
 	 * 0: 1 GiB.  A file needing more fails with TK_ERR_UNSUPPORTED. */
 	uint64_t memlimit;
+	/* Decompress sequential reads on the calling thread.  By default a
+	 * compressed input decompresses on a second thread, ahead of the
+	 * reads (4 MiB in flight), so decompression and parsing overlap. */
+	bool no_thread;
 } tk_input_opts;
 
 void tk_input_opts_init(tk_input_opts *opts);

@@ -235,6 +235,7 @@ void tk_input_close(tk_input *in)
 {
 	if (!in)
 		return;
+	tk_readahead_stop(in->ra);
 	if (in->seq)
 		in->seq->codec->destroy(in->seq);
 	tk_random_free(in);
@@ -300,7 +301,13 @@ int tk_input_read(tk_input *in, void *buf, size_t n, size_t *got)
 	} else {
 		if (!in->seq && (rc = seq_start(in)) < 0)
 			return in->pending = rc;
-		rc = in->codec->read(in->seq, buf, n, got);
+		if (!in->ra_tried && !in->opts.no_thread) {
+			in->ra_tried = true;
+			tk_readahead_start(in);	/* else on this thread */
+		}
+		bool end;
+		rc = in->ra ? tk_readahead_read(in->ra, buf, n, got, &end)
+			    : in->codec->read(in->seq, buf, n, got);
 	}
 	in->tell += *got;
 	if (rc < 0) {
@@ -326,6 +333,8 @@ uint64_t tk_input_tell(const tk_input *in)
 
 uint64_t tk_input_consumed(const tk_input *in)
 {
+	if (in->ra)
+		return tk_readahead_consumed(in->ra);
 	if (in->seq)
 		return tk_cin_off(&in->seq->cin);
 	return in->raw.pos;

@@ -7,6 +7,7 @@
  *   random.c       random access: restart points, a decoder moved forward
  *                  from the nearest one, a buffer of recent output
  *   in_gzip.c, in_zstd.c, in_xz.c   the decoders
+ *   readahead.c    the sequential decoder on a second thread
  *   checkpoints.c  the checkpoint table and its file
  *   seektable.c    the zstd seek table; xxhash64.c its checksum
  *   zstd_write.c   writing seekable zstd
@@ -156,6 +157,7 @@ uint64_t tk_xxh64(const void *p, size_t n, uint64_t seed);
 /* ---- decoders ---- */
 
 typedef struct tk_dec tk_dec;
+typedef struct tk_readahead tk_readahead;
 
 typedef struct tk_codec {
 	const char *name;
@@ -205,6 +207,8 @@ struct tk_input {
 	char *ckpt_path;
 
 	tk_dec *seq;		/* the sequential decoder */
+	tk_readahead *ra;	/* ...running on its own thread */
+	bool ra_tried;
 	uint64_t tell;
 	int pending;		/* an error to return on the next read */
 	bool seq_done;
@@ -237,6 +241,14 @@ struct tk_input {
 /* Set the input's error (message without the file name) and return err. */
 int tk_input_fail(tk_input *in, int err, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* readahead.c: the sequential decoder on a second thread */
+int tk_readahead_start(tk_input *in);
+/* Copy up to n bytes; *end once the last buffer is used up (then the
+ * thread is joined and the return is the decoder's final rc). */
+int tk_readahead_read(tk_readahead *ra, uint8_t *out, size_t n, size_t *got, bool *end);
+uint64_t tk_readahead_consumed(const tk_readahead *ra);
+void tk_readahead_stop(tk_readahead *ra);
 
 /* random.c */
 int tk_random_setup(tk_input *in);
