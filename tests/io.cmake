@@ -34,3 +34,7 @@ endforeach()
 # The decompressing reader, the seek table and checkpoint file parsers.
 tk_add_fuzzer(NAME fuzz_input SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_input.c
               SEED_DIRS ${CMAKE_SOURCE_DIR}/fuzz/input-seeds SECONDS 30)
+
+# The jump benchmark program (bench/compress-bench.sh drives it): not a test.
+add_executable(jump_bench ${CMAKE_SOURCE_DIR}/bench/jump_bench.c)
+target_link_libraries(jump_bench PRIVATE tracekit)

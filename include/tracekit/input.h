@@ -73,7 +73,7 @@ typedef struct tk_input_opts {
 	uint64_t memlimit;
 	/* Decompress sequential reads on the calling thread.  By default a
 	 * compressed input decompresses on a second thread, ahead of the
-	 * reads (4 MiB in flight), so decompression and parsing overlap. */
+	 * reads (2 MiB in flight), so decompression and parsing overlap. */
 	bool no_thread;
 } tk_input_opts;
 

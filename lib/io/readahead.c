@@ -16,7 +16,7 @@
 #include "input_impl.h"
 
 #define NBUF 4
-#define BUF (1u << 20)
+#define BUF (512u << 10)
 
 typedef struct rbuf {
 	uint8_t *data;
