@@ -20,6 +20,7 @@ typedef struct zs_dec {
 	tk_dec d;
 	ZSTD_DCtx *ds;
 	bool in_frame;
+	uint64_t frame_off;	/* file offset of the frame being decoded */
 } zs_dec;
 
 static unsigned window_log_max(uint64_t memlimit)
@@ -60,6 +61,7 @@ static int zs_start(tk_dec *d, const tk_ckpt *from, const tk_ckpt_table *t, size
 	zs_dec *z = (zs_dec *)d;
 	ZSTD_DCtx_reset(z->ds, ZSTD_reset_session_only);
 	z->in_frame = false;
+	z->frame_off = from ? from->in : 0;
 	d->out = from ? from->out : 0;
 	d->last_rec = d->out;
 	if (!d->cin.sequential)
@@ -67,19 +69,22 @@ static int zs_start(tk_dec *d, const tk_ckpt *from, const tk_ckpt_table *t, size
 	return 0;
 }
 
+/* The decoder takes whole blocks in: the damage is placed by the frame it
+ * is in, and the text decoded before it. */
 static int zs_error(zs_dec *z, size_t r)
 {
-	uint64_t off = tk_cin_off(&z->d.cin);
+	uint64_t off = z->frame_off;
 	if (ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge)
 		return tk_input_fail(z->d.in, TK_ERR_UNSUPPORTED, off,
-				     "zstd frame before byte %llu needs a window over the memory limit "
+				     "the zstd frame at byte %llu needs a window over the memory limit "
 				     "(%llu MiB)", (unsigned long long)off,
 				     (unsigned long long)(z->d.in->opts.memlimit >> 20));
 	if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)
 		return tk_input_fail(z->d.in, TK_ERR_NOMEM, off, "out of memory");
 	return tk_input_fail(z->d.in, TK_ERR_CORRUPT, off,
-			     "corrupt zstd data before byte %llu of the file (%s)",
-			     (unsigned long long)off, ZSTD_getErrorName(r));
+			     "corrupt zstd data in the frame at byte %llu of the file (%s), "
+			     "after %llu bytes of text", (unsigned long long)off, ZSTD_getErrorName(r),
+			     (unsigned long long)z->d.out);
 }
 
 static int zs_read(tk_dec *d, uint8_t *out, size_t n, size_t *got)
@@ -102,6 +107,8 @@ static int zs_read(tk_dec *d, uint8_t *out, size_t n, size_t *got)
 						     "inside a frame", (unsigned long long)off);
 			}
 		}
+		if (!z->in_frame)
+			z->frame_off = tk_cin_off(c);
 		ZSTD_inBuffer ib = {c->buf + c->pos, tk_cin_avail(c), 0};
 		ZSTD_outBuffer ob = {out + *got, n - *got, 0};
 		size_t r = ZSTD_decompressStream(z->ds, &ob, &ib);
