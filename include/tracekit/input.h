@@ -86,8 +86,10 @@ void tk_input_opts_init(tk_input_opts *opts);
  */
 int tk_input_open(const char *path, const tk_input_opts *opts, tk_input **out);
 
-/* The same on an open descriptor (closed by tk_input_close if own) or a
- * stdio stream (never closed); name is used in messages. */
+/* The same on an open descriptor (closed by tk_input_close if own; left
+ * open if this fails) or a stdio stream (never closed); name is used in
+ * messages.  A regular file not at offset 0 is read as a stream from
+ * where it is (no random access). */
 int tk_input_open_fd(int fd, bool own, const char *name, const tk_input_opts *opts,
 		     tk_input **out);
 int tk_input_open_stream(FILE *fp, const char *name, const tk_input_opts *opts,

@@ -66,6 +66,8 @@ static tk_input_format detect(const uint8_t *h, size_t n)
 	return TK_INPUT_PLAIN;
 }
 
+/* Options, detection, the seek table.  On failure in is freed but a
+ * descriptor it was given stays open (the caller's). */
 static int finish_open(tk_input *in, const tk_input_opts *opts, tk_input **out)
 {
 	if (opts && opts->size >= sizeof *opts) {
@@ -107,6 +109,7 @@ static int finish_open(tk_input *in, const tk_input_opts *opts, tk_input **out)
 		in->raw.pos = 0;
 	}
 	if (rc < 0) {
+		in->raw.own_fd = false;	/* on failure the caller keeps its descriptor */
 		tk_input_close(in);
 		return TK_ERR_IO;
 	}
@@ -133,6 +136,7 @@ static int finish_open(tk_input *in, const tk_input_opts *opts, tk_input **out)
 	*out = in;
 	return 0;
 nomem:
+	in->raw.own_fd = false;
 	tk_input_close(in);
 	return TK_ERR_NOMEM;
 }
