@@ -217,6 +217,8 @@ typedef struct tk_index_info {
 	uint64_t semihosting_calls;	/* recognised semihosting traps */
 	uint64_t build_ms;		/* wall time the build took */
 	bool big_endian, implicit_thumb;
+	tk_input_format trace_format;	/* plain, or how the trace is compressed */
+	uint64_t text_size;		/* bytes of text (decompressed) */
 } tk_index_info;
 
 /* Errors: TK_ERR_INVAL (info->size too small). */

@@ -272,6 +272,8 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info)
 	info->mem_bytes_touched = idx->mem_touched;
 	info->mem_bytes_known = idx->mem_known;
 	info->semihosting_calls = idx->semihost;
+	info->trace_format = (tk_input_format)idx->input_format;
+	info->text_size = idx->text_size;
 	info->build_ms = idx->build_ms;
 	info->big_endian = idx->flags & TK_HF_BIG_ENDIAN;
 	info->implicit_thumb = idx->flags & TK_HF_IMPLICIT_THUMB;

@@ -37,7 +37,12 @@ int tk_cmd_index(int argc, char **argv)
 	}
 	tk_index_info in = {.size = sizeof in};
 	tk_index_get_info(idx, &in);
-	printf("trace:             %s (%llu bytes)\n", cli.trace, (unsigned long long)in.trace_size);
+	if (in.trace_format != TK_INPUT_PLAIN)
+		printf("trace:             %s (%llu bytes, %s-compressed: %llu bytes of text)\n", cli.trace,
+		       (unsigned long long)in.trace_size, tk_input_format_name(in.trace_format),
+		       (unsigned long long)in.text_size);
+	else
+		printf("trace:             %s (%llu bytes)\n", cli.trace, (unsigned long long)in.trace_size);
 	printf("index:             %s (%llu bytes, format version %u)\n", tk_index_path(idx),
 	       (unsigned long long)in.file_size, in.version);
 	printf("lines:             %llu\n", (unsigned long long)in.lines);
