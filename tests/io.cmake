@@ -38,3 +38,10 @@ tk_add_fuzzer(NAME fuzz_input SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_input.c
 # The jump benchmark program (bench/compress-bench.sh drives it): not a test.
 add_executable(jump_bench ${CMAKE_SOURCE_DIR}/bench/jump_bench.c)
 target_link_libraries(jump_bench PRIVATE tracekit)
+
+# The browser's screens on compressed traces (tmux, like tests/browse).
+if(CURSES_FOUND AND TK_TMUX)
+  add_test(NAME io.browse COMMAND bash ${CMAKE_SOURCE_DIR}/tests/io/browse-compressed.sh)
+  set_tests_properties(io.browse PROPERTIES
+    ENVIRONMENT "TK_BIN=${TK_BIN};TK_TRACES=${TK_TRACES}" TIMEOUT 300)
+endif()
