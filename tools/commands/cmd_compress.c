@@ -269,11 +269,12 @@ int tk_cmd_compress(int argc, char **argv)
 		status = TK_EXIT_FAIL;
 	} else if (!cli.quiet) {
 		double dt = now_s() - t0;
-		fprintf(stderr, "%s: %s -> %s: %llu -> %llu bytes (%.2f%%), %llu frames, %.2f s (%.0f MB/s)\n",
+		fprintf(stderr, "%s: %s -> %s: %llu -> %llu bytes (%.2f%%), %llu frame%s, %.2f s (%.0f MB/s)\n",
 			cli.prog, meter.name, to_stdout ? "<stdout>" : cli.output,
 			(unsigned long long)st.in_bytes, (unsigned long long)st.out_bytes,
 			st.in_bytes ? 100.0 * st.out_bytes / st.in_bytes : 0.0,
-			(unsigned long long)st.frames, dt, dt > 0 ? st.in_bytes / dt / 1e6 : 0.0);
+			(unsigned long long)st.frames, st.frames == 1 ? "" : "s", dt,
+			dt > 0 ? st.in_bytes / dt / 1e6 : 0.0);
 	}
 	tk_input_close(in);
 	free(def);
