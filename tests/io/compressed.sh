@@ -84,7 +84,7 @@ for plain in "$traces"/*.tarmac "$traces"/*.txt "$traces"/calltests/*.tarmac "$t
 	# the index and its answers
 	"$bin" index -q $opt --index="$pidx" "$plain" > /dev/null 2>&1
 	"$bin" index $opt --index="$pidx" "$plain" 2>/dev/null | grep -v -e '^trace:' -e '^index:' -e 'time:' > "$work/p.sum"
-	"$bin" index $opt --index="$cidx" "$comp" 2>/dev/null | grep -v -e '^trace:' -e '^index:' -e 'time:' > "$work/c.sum"
+	"$bin" index $opt --index="$cidx" "$comp" 2>/dev/null | grep -v -e '^trace:' -e '^index:' -e 'time:' -e '^random access:' > "$work/c.sum"
 	checks=$((checks + 1))
 	cmp -s "$work/p.sum" "$work/c.sum" || { fail "index summary ($base)"; diff "$work/p.sum" "$work/c.sum" | head; }
 	n=$("$bin" dump $opt --index="$pidx" "$plain" pos end 2>/dev/null | awk '{print $2}')
@@ -100,11 +100,17 @@ for plain in "$traces"/*.tarmac "$traces"/*.txt "$traces"/calltests/*.tarmac "$t
 	*)
 		[ ! -e "$cidx.ckpt" ] || fail "a checkpoint table for $variant beside $cidx" ;;
 	esac
-	# without its checkpoint table, dump text rebuilds it
+	# without its checkpoint table, dump text rebuilds it, and so does
+	# index (which says so)
 	if [ -e "$cidx.ckpt" ]; then
 		rm -f "$cidx.ckpt"
 		same "dump text (table rebuilt)" "$bin" dump $opt --index=%I %P text "#$((n / 2))"
 		[ -s "$cidx.ckpt" ] || fail "checkpoint table not rebuilt ($base)"
+		rm -f "$cidx.ckpt"
+		"$bin" index $opt --index="$cidx" "$comp" 2>/dev/null | grep -q '^random access: .*(rebuilt and saved (it was missing))' ||
+			fail "index did not rebuild the checkpoint table ($base)"
+		"$bin" index $opt --index="$cidx" "$comp" 2>/dev/null | grep -q '^random access: .*(loaded)' ||
+			fail "index did not load the checkpoint table ($base)"
 	fi
 done
 rm -f "$work/p.out" "$work/c.out" "$work/p.err" "$work/c.err"
