@@ -12,7 +12,8 @@ PKGS=(
   libcapstone-dev                   # disassembly
   libncurses-dev                    # terminal browser
   libunicorn-dev                    # tracekit record
-  zlib1g-dev libzstd-dev zstd       # compressed input (zstd: test dumps)
+  zlib1g-dev libzstd-dev            # compressed input
+  gzip zstd xz-utils                # compressed traces and dumps in the tests
   tmux time python3                 # browser tests, benchmarks, VCD checker
   gtkwave                           # vcd2fst: checks that VCD output loads
   gcc-arm-none-eabi libnewlib-arm-none-eabi   # test programs (A32/T32/M)

@@ -24,7 +24,8 @@ list(FILTER TK_INDEX_LIB_SOURCES EXCLUDE REGEX "/lib/sources/pt/")  # Intel PT: 
 add_executable(test_index_smallbuf ${CMAKE_SOURCE_DIR}/tests/index/test_index.c ${TK_INDEX_LIB_SOURCES})
 target_compile_definitions(test_index_smallbuf PRIVATE TK_IDX_SMALL_BUFFERS=1)
 target_include_directories(test_index_smallbuf PRIVATE ${CMAKE_SOURCE_DIR}/lib ${CMAKE_SOURCE_DIR}/include)
-target_link_libraries(test_index_smallbuf PRIVATE PkgConfig::LIBELF PkgConfig::LIBDW m pthread)
+target_link_libraries(test_index_smallbuf PRIVATE PkgConfig::LIBELF PkgConfig::LIBDW m pthread
+                      ZLIB::ZLIB PkgConfig::ZSTD PkgConfig::LZMA)
 if(ZLIB_FOUND)
   target_link_libraries(test_index_smallbuf PRIVATE ZLIB::ZLIB)
   target_compile_definitions(test_index_smallbuf PRIVATE TK_HAVE_ZLIB=1)

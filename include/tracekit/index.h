@@ -55,6 +55,7 @@
 
 #include "tracekit/calls.h"
 #include "tracekit/event.h"
+#include "tracekit/input.h"
 #include "tracekit/regs.h"
 #include "tracekit/source.h"
 
@@ -199,6 +200,19 @@ void tk_index_free(tk_index *idx);
 const char *tk_index_path(const tk_index *idx);
 const char *tk_index_trace_path(const tk_index *idx);
 
+/*
+ * Open the indexed trace for reading its text at the offsets the index
+ * gives (tk_input_pread), trace_path NULL meaning the recorded path.  A
+ * compressed trace is indexed with decompressed offsets; random access
+ * to a gzip or plain zstd one uses the checkpoint table written beside the
+ * index when it was built (INDEX ".ckpt"), rebuilt there (a pass over
+ * the trace, reported to opts->progress) if it is missing, stale or
+ * corrupt.  opts may be NULL; its checkpoint_file is replaced.
+ * Errors: those of tk_input_open.
+ */
+int tk_index_open_text(const tk_index *idx, const char *trace_path,
+		       const tk_input_opts *opts, tk_input **out);
+
 typedef struct tk_index_info {
 	size_t size;			/* sizeof(tk_index_info), set by caller */
 	uint32_t version;		/* TK_INDEX_FORMAT_VERSION */
@@ -226,6 +240,8 @@ typedef struct tk_index_info {
 	uint32_t contexts;		/* contexts (CPUs, threads) with steps */
 	const tk_source_image *images;	/* the code images the source named */
 	size_t nimages;
+	tk_input_format trace_format;	/* plain, or how the trace is compressed */
+	uint64_t text_size;		/* bytes of text (decompressed) */
 } tk_index_info;
 
 /* Errors: TK_ERR_INVAL (info->size too small). */

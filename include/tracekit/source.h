@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "tracekit/event.h"
+#include "tracekit/input.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -137,6 +138,10 @@ typedef struct tk_source_spec {
 	size_t nimages;
 	tk_diag_fn diag;		/* may be NULL: diagnostics are dropped */
 	void *diag_ctx;
+	/* How formats that read through the input layer (text formats,
+	 * compressed or not) open it: e.g. recording checkpoints while the
+	 * index is built.  NULL: the defaults. */
+	const tk_input_opts *input_opts;
 } tk_source_spec;
 
 void tk_source_spec_init(tk_source_spec *spec);
@@ -202,6 +207,10 @@ uint64_t tk_source_warnings(const tk_source *src);
 /* The path the source reads ("-" or "<stdin>" for standard input). */
 const char *tk_source_path(const tk_source *src);
 
+/* The input a file source reads through (its format, decompressed size,
+ * checkpoints), or NULL. */
+tk_input *tk_source_input(const tk_source *src);
+
 void tk_source_free(tk_source *src);
 
 /* ------------------------------------------------------------------ */
@@ -237,11 +246,12 @@ struct tk_source_format {
 	/* Open a file.  Errors as tk_source_open. */
 	int (*open)(const char *path, const tk_source_spec *spec, tk_source **out);
 	/*
-	 * Open standard input, or NULL if the format cannot stream: fd is
-	 * open at its start, except that head (len bytes) was already read
-	 * from it for the probe and must be taken first.
+	 * Open standard input, or NULL if the format cannot stream: `in`
+	 * (the source owns it from now on, even on failure) reads it,
+	 * decompressed, from its start, except that head (len bytes) was
+	 * already read from it for the probe and must be taken first.
 	 */
-	int (*open_stream)(int fd, const uint8_t *head, size_t len, const char *name,
+	int (*open_stream)(tk_input *in, const uint8_t *head, size_t len, const char *name,
 			   const tk_source_spec *spec, tk_source **out);
 };
 

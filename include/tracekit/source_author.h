@@ -48,6 +48,8 @@ struct tk_source {
 	uint64_t warnings;	/* warnings reported */
 	tk_diag_fn diag;
 	void *diag_ctx;
+	tk_input *input;	/* the input it reads through, if any (not
+				 * owned by the base) */
 };
 
 /* Fill the base: ops, path (copied), the spec's diagnostic callback, and

@@ -78,6 +78,9 @@ void tk_tarmac_opts_init(tk_tarmac_opts *opts);
 
 /*
  * Open a Tarmac trace file as a source.  path "-" reads standard input.
+ * A gzip, zstd or xz compressed trace is decompressed as it is read (see
+ * input.h); line offsets are then offsets in the decompressed text, and
+ * tk_source_pos/size count file bytes.
  * Errors: TK_ERR_OPEN (errno says why), TK_ERR_ISDIR, TK_ERR_NOMEM.  An
  * empty file opens fine and yields no events; binary input (NUL bytes or
  * control characters in the first 4 KiB, compressed data, an ELF file) is
@@ -98,6 +101,11 @@ int tk_tarmac_open_stream(FILE *fp, const char *name,
  * rather than a text trace, as tk_tarmac_open decides: NULL for text, else
  * why not ("gzip-compressed data, not a text trace ..."). */
 const char *tk_tarmac_sniff_binary(const void *head, size_t n);
+
+/* Same, from an input the caller opened (and closes after freeing the
+ * source), e.g. one recording checkpoints.  name NULL: the input's. */
+int tk_tarmac_open_input(tk_input *in, const char *name, const tk_tarmac_opts *opts,
+			 tk_source **out);
 
 /*
  * The line parser on its own (for tests, fuzzing and other readers).

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit: line reader (see linereader.h). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "linereader.h"
 #include "tracekit/error.h"
@@ -12,19 +10,18 @@
 #define DEFAULT_MAX_LINE (64u << 20)
 #define NO_NUL UINT64_MAX
 
-static uint64_t find_nul(const tk_linereader *lr, size_t from);
-
-int tk_linereader_init(tk_linereader *lr, int fd, FILE *fp, size_t max_line)
+int tk_linereader_init(tk_linereader *lr, tk_input *in, size_t max_line)
 {
 	memset(lr, 0, sizeof *lr);
-	lr->fd = fd;
-	lr->fp = fp;
+	lr->in = in;
 	lr->max_line = max_line ? max_line : DEFAULT_MAX_LINE;
 	lr->next_nul = NO_NUL;
 	lr->cap = CHUNK;
 	lr->buf = malloc(lr->cap);
 	return lr->buf ? 0 : TK_ERR_NOMEM;
 }
+
+static uint64_t find_nul(const tk_linereader *lr, size_t from);
 
 int tk_linereader_prime(tk_linereader *lr, const void *data, size_t n)
 {
@@ -46,12 +43,10 @@ int tk_linereader_prime(tk_linereader *lr, const void *data, size_t n)
 
 int tk_linereader_seek(tk_linereader *lr, uint64_t offset)
 {
-	if (lr->fp || lr->fd < 0)
-		return TK_ERR_UNSUPPORTED;
-	if (lseek(lr->fd, (off_t)offset, SEEK_SET) < 0) {
-		lr->read_errno = errno;
-		return errno == ESPIPE ? TK_ERR_UNSUPPORTED : TK_ERR_IO;
-	}
+	int rc = tk_input_random_access(lr->in);
+	if (rc < 0)
+		return rc;
+	lr->positioned = true;
 	lr->base = offset;
 	lr->start = lr->end = lr->scan = 0;
 	lr->eof = lr->skipping = false;
@@ -95,29 +90,18 @@ static int fill(tk_linereader *lr)
 			lr->cap = CHUNK;
 		}
 	}
-	size_t want = lr->cap - lr->end;
-	ssize_t n;
-	if (lr->fp) {
-		n = (ssize_t)fread(lr->buf + lr->end, 1, want, lr->fp);
-		if (n == 0 && ferror(lr->fp)) {
-			lr->read_errno = errno;
-			return TK_ERR_IO;
-		}
-	} else {
-		do
-			n = read(lr->fd, lr->buf + lr->end, want);
-		while (n < 0 && errno == EINTR);
-		if (n < 0) {
-			lr->read_errno = errno;
-			return TK_ERR_IO;
-		}
-	}
+	size_t n;
+	int rc = lr->positioned ? tk_input_pread(lr->in, lr->base + lr->end, lr->buf + lr->end,
+						 lr->cap - lr->end, &n)
+				: tk_input_read(lr->in, lr->buf + lr->end, lr->cap - lr->end, &n);
+	if (rc < 0)
+		return rc;
 	if (n == 0) {
 		lr->eof = true;
 		return 0;
 	}
 	size_t old = lr->end;
-	lr->end += (size_t)n;
+	lr->end += n;
 	if (lr->next_nul == NO_NUL)
 		lr->next_nul = find_nul(lr, old);
 	return 0;

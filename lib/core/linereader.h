@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit internal: reading a text file line by line, fast.
  *
- * Large read() chunks into one buffer, newlines found with memchr, lines
+ * Large chunks from the input layer (tracekit/input.h: read(2) for a plain
+ * file, the decompressor's output for a compressed one) into one buffer, newlines found with memchr, lines
  * returned in place (no copy, no allocation per line).  A line longer than
  * the buffer grows it, up to max_line bytes; a longer one is returned
  * truncated with too_long set and the rest of it skipped.  Lines containing
@@ -16,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tracekit/input.h"
+
 typedef struct tk_line {
 	const char *s;		/* without the '\n' (a '\r' is left in) */
 	size_t len;
@@ -26,35 +29,36 @@ typedef struct tk_line {
 } tk_line;
 
 typedef struct tk_linereader {
-	int fd;			/* read with read(2)... */
-	FILE *fp;		/* ...or, if set, with fread(3) */
+	tk_input *in;		/* not owned */
 	char *buf;
 	size_t cap;
 	size_t start, end;	/* unconsumed data: buf[start, end) */
 	size_t scan;		/* the newline search resumes here */
-	uint64_t base;		/* file offset of buf[0] */
+	uint64_t base;		/* offset of buf[0] in the (decompressed) data */
 	size_t max_line;
 	bool eof;
 	bool skipping;		/* discarding the rest of a too-long line */
+	bool positioned;	/* after a seek: read with tk_input_pread */
 	uint64_t next_nul;	/* offset of the first NUL not yet passed, or UINT64_MAX */
-	int read_errno;		/* errno of a failed read */
 } tk_linereader;
 
 /* max_line 0: 64 MiB.  Returns 0 or TK_ERR_NOMEM. */
-int tk_linereader_init(tk_linereader *lr, int fd, FILE *fp, size_t max_line);
+int tk_linereader_init(tk_linereader *lr, tk_input *in, size_t max_line);
 void tk_linereader_fini(tk_linereader *lr);
 
-/* Take n bytes already read from the file's start (a format probe read
+/* Take n bytes already read from the input's start (a format probe read
  * them from a pipe) as its first bytes.  Returns 0 or TK_ERR_NOMEM. */
 int tk_linereader_prime(tk_linereader *lr, const void *data, size_t n);
 
-/* Continue reading at a byte offset of the file (a line start): only for a
- * descriptor that can seek.  Returns 0, TK_ERR_UNSUPPORTED (a pipe, or
- * reading with fread), TK_ERR_IO. */
+/* Continue reading at an offset of the (decompressed) data, a line start:
+ * the input must allow random access (tk_input_random_access).  Returns 0,
+ * or the error of tk_input_random_access. */
 int tk_linereader_seek(tk_linereader *lr, uint64_t offset);
 
-/* The next line: 1, 0 at the end of the file, TK_ERR_IO (read_errno says
- * why) or TK_ERR_NOMEM.  line->s stays valid until the next call. */
+/* The next line: 1, 0 at the end of the file, or an error of
+ * tk_input_read (tk_input_error says what; the complete lines before
+ * damage come first) or TK_ERR_NOMEM.  line->s stays valid until the next
+ * call. */
 int tk_linereader_next(tk_linereader *lr, tk_line *line);
 
 /* Make sure the start of the file is buffered and show it (for sniffing

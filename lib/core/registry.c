@@ -65,44 +65,47 @@ static const tk_source_format *best(const uint8_t *head, size_t n, const char *p
 	return f;
 }
 
-/* Read up to HEAD_BYTES from fd into head. */
-static ssize_t read_head(int fd, uint8_t *head)
+/* Read up to HEAD_BYTES of in (decompressed) into head.  Damage after
+ * the first bytes is the source's to report, where it is. */
+static int read_head(tk_input *in, const tk_source_spec *spec, uint8_t *head, size_t *n)
 {
-	size_t n = 0;
-	while (n < HEAD_BYTES) {
-		ssize_t k = read(fd, head + n, HEAD_BYTES - n);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
+	*n = 0;
+	while (*n < HEAD_BYTES) {
+		size_t got;
+		int rc = tk_input_read(in, head + *n, HEAD_BYTES - *n, &got);
+		if (rc < 0 && !*n) {
+			const char *why = tk_input_error(in);
+			if (why && *why)
+				diag(spec, tk_input_name(in), why);
 		}
-		if (k == 0)
+		if (rc < 0)
+			return *n ? 0 : rc;
+		if (!got)
 			break;
-		n += (size_t)k;
+		*n += got;
 	}
-	return (ssize_t)n;
+	return 0;
 }
 
-static int open_file(const char *path, uint8_t *head, size_t *n)
+/* The first bytes of a file, decompressed: formats are recognised by what
+ * the trace says, whether or not it is compressed. */
+static int open_file(const char *path, const tk_source_spec *spec, uint8_t *head, size_t *n)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return TK_ERR_OPEN;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
 		return TK_ERR_ISDIR;
 	}
-	ssize_t k = read_head(fd, head);
-	int e = errno;
-	close(fd);
-	if (k < 0) {
-		errno = e;
-		return TK_ERR_IO;
-	}
-	*n = (size_t)k;
-	return 0;
+	tk_input_opts o;
+	tk_input_opts_init(&o);
+	o.no_thread = true;
+	tk_input *in;
+	int rc = tk_input_open(path, &o, &in);
+	if (rc < 0)
+		return rc;
+	rc = read_head(in, spec, head, n);
+	tk_input_close(in);
+	return rc;
 }
 
 int tk_source_detect(const char *path, const tk_source_spec *spec, const tk_source_format **out)
@@ -112,7 +115,7 @@ int tk_source_detect(const char *path, const tk_source_spec *spec, const tk_sour
 	*out = NULL;
 	if (!strcmp(path, "-"))
 		return TK_ERR_UNSUPPORTED;	/* reading stdin would consume it */
-	int rc = open_file(path, head, &n);
+	int rc = open_file(path, spec, head, &n);
 	if (rc < 0)
 		return rc;
 	if (!(*out = best(head, n, path, false))) {
@@ -141,22 +144,31 @@ static int check_format(const tk_source_spec *spec, const char *path,
 static int open_stdin(const tk_source_spec *spec, const tk_source_format *fmt, tk_source **out)
 {
 	uint8_t head[HEAD_BYTES];
-	ssize_t n = read_head(STDIN_FILENO, head);
-	if (n < 0)
-		return TK_ERR_IO;
-	if (!fmt && !(fmt = best(head, (size_t)n, "-", true))) {
+	size_t n;
+	tk_input *in;
+	int rc = tk_input_open_fd(STDIN_FILENO, false, "<stdin>", spec ? spec->input_opts : NULL,
+				  &in);
+	if (rc < 0)
+		return rc;
+	if ((rc = read_head(in, spec, head, &n)) < 0) {
+		tk_input_close(in);
+		return rc;
+	}
+	if (!fmt && !(fmt = best(head, n, "-", true))) {
+		tk_input_close(in);
 		diag(spec, "<stdin>", "not a trace in any format tracekit reads from a pipe "
 				      "(see 'tracekit formats')");
 		return TK_ERR_FORMAT;
 	}
 	if (!fmt->open_stream) {
+		tk_input_close(in);
 		char msg[160];
 		snprintf(msg, sizeof msg, "%s traces cannot be read from standard input: "
 			 "give a file", fmt->name);
 		diag(spec, "<stdin>", msg);
 		return TK_ERR_UNSUPPORTED;
 	}
-	int rc = fmt->open_stream(STDIN_FILENO, head, (size_t)n, "<stdin>", spec, out);
+	rc = fmt->open_stream(in, head, n, "<stdin>", spec, out);
 	if (rc == 0)
 		(*out)->format = fmt;
 	return rc;

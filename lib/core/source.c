@@ -82,6 +82,7 @@ int tk_source_init(tk_source *src, const tk_source_ops *ops, const tk_source_for
 	src->pos = src->size = src->warnings = 0;
 	src->diag = spec ? spec->diag : NULL;
 	src->diag_ctx = spec ? spec->diag_ctx : NULL;
+	src->input = NULL;
 	src->path = strdup(path ? path : "<stdin>");
 	return src->path ? 0 : TK_ERR_NOMEM;
 }
@@ -228,6 +229,11 @@ uint64_t tk_source_warnings(const tk_source *src)
 const char *tk_source_path(const tk_source *src)
 {
 	return src->path;
+}
+
+tk_input *tk_source_input(const tk_source *src)
+{
+	return src->input;
 }
 
 void tk_source_free(tk_source *src)

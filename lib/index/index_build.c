@@ -488,6 +488,8 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 		goto out;
 	if ((err = tk_calls_finish(b->calls, &tree)) || (err = tk_idx_calls_write(w, tree)))
 		goto out;
+	if ((err = tk_idx_input_write(w, src)))
+		goto out;
 
 	if ((err = tk_idx_names_write(w, &b->names)))
 		goto out;

@@ -20,6 +20,15 @@
  * it on error).  *fd_out: see tk_ixw_finish. */
 int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int *fd_out);
 
+/* ---- compressed traces (index_input.c) ---- */
+
+/* After a successful build: the checkpoint table beside the index. */
+void tk_idx_input_done(tk_input *in, const char *index_path, const tk_index_opts *o);
+/* The INPUT section, if the source reads a compressed trace. */
+int tk_idx_input_write(tk_ixw *w, const tk_source *src);
+/* INDEX ".ckpt" (malloc'd). */
+char *tk_idx_checkpoint_path(const char *index_path);
+
 /* ---- reading the trace on a second thread (index_prefetch.c) ---- */
 
 typedef struct tk_prefetch tk_prefetch;

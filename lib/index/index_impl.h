@@ -76,7 +76,10 @@ enum {
 	TK_SEC_CALLS = 8,	/* the call tree */
 	TK_SEC_SOURCE = 9,	/* format, NUL, options, NUL, context name (v3) */
 	TK_SEC_NAMES = 10,	/* function names the trace gives (v3) */
-	TK_SEC_COUNT_ = 11
+	TK_SEC_COUNT_ = 11,
+	/* Optional sections (ids from 256; a reader ignores those it does not
+	 * know). */
+	TK_SEC_INPUT = 256,	/* a compressed trace (index_input.c) */
 };
 
 /* Instructions per block (register checkpoint interval). */
@@ -283,6 +286,9 @@ struct tk_index {
 	uint64_t *name_addrs;	/* from NAMES, sorted */
 	char **names;
 	size_t nnames;
+	uint64_t text_size;	/* bytes of (decompressed) text: trace_size
+				 * unless the INPUT section says otherwise */
+	uint32_t input_format;	/* tk_input_format of the trace */
 
 	const uint8_t *blocks;
 	uint64_t blocks_len;
@@ -416,5 +422,8 @@ int tk_idx_names_decode(tk_index *idx, const uint8_t *p, uint64_t len);
 
 /* The call tree section (index_calls.c). */
 int tk_idx_calls_decode(tk_index *idx, const uint8_t *p, uint64_t len);
+
+/* The INPUT section of a compressed trace (index_input.c). */
+int tk_idx_input_read(tk_index *idx, const uint8_t *p, uint64_t len);
 
 #endif

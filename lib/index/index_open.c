@@ -156,6 +156,12 @@ static int build(const char *trace_path, const char *index_path, const tk_index_
 	spec.size = sizeof spec;
 	spec.diag = o->diag ? locked_diag : NULL;
 	spec.diag_ctx = (void *)o;
+	/* A compressed text trace records checkpoints as it is read, for
+	 * random access later (index_input.c). */
+	tk_input_opts io;
+	tk_input_opts_init(&io);
+	io.record_checkpoints = true;
+	spec.input_opts = &io;
 	tk_source *src;
 	int err = tk_source_open(trace_path, &spec, &src);
 	if (err)
@@ -178,6 +184,8 @@ static int build(const char *trace_path, const char *index_path, const tk_index_
 		say(o, TK_INDEX_LOG_DETAIL, "writing %s", tk_ixw_tmp_path(w));
 	int fd;
 	err = tk_idx_build_into(src, w, o, &fd);
+	if (!err && tk_source_input(src))
+		tk_idx_input_done(tk_source_input(src), index_path, o);
 	tk_source_free(src);
 	if (err)
 		return err;

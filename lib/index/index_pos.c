@@ -100,7 +100,7 @@ int tk_index_get_pos(const tk_index *idx, uint64_t pos, tk_index_pos *out)
 		out->end_offset = tk_get64(d + TK_DIR_OFFSET);
 	} else {
 		out->end_line = idx->lines + 1;
-		out->end_offset = idx->trace_size > p->offset ? idx->trace_size : p->offset;
+		out->end_offset = idx->text_size > p->offset ? idx->text_size : p->offset;
 	}
 	return 0;
 }
@@ -155,7 +155,7 @@ int tk_index_find_line(const tk_index *idx, uint64_t line, uint64_t *pos)
 
 int tk_index_find_offset(const tk_index *idx, uint64_t offset, uint64_t *pos)
 {
-	if (idx->trace_size && offset >= idx->trace_size)
+	if (idx->text_size && offset >= idx->text_size)
 		return TK_ERR_NOTFOUND;
 	return find_by(idx, TK_DIR_OFFSET, offset, pos);
 }

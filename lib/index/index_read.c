@@ -72,6 +72,8 @@ static int check(tk_index *idx)
 		return TK_ERR_FORMAT;
 
 	const uint8_t *sec[TK_SEC_COUNT_] = {0};
+	const uint8_t *input = NULL;
+	uint64_t input_len = 0;
 	uint64_t len[TK_SEC_COUNT_] = {0};
 	uint32_t n = tk_get32(h + TK_H_NSECT);
 	if (n > TK_IDX_MAX_SECT)
@@ -87,6 +89,9 @@ static int check(tk_index *idx)
 		if (id < TK_SEC_COUNT_) {
 			sec[id] = h + off;
 			len[id] = l;
+		} else if (id == TK_SEC_INPUT) {
+			input = h + off;
+			input_len = l;
 		}
 	}
 	for (int id = 1; id < TK_SEC_COUNT_; id++)
@@ -96,6 +101,9 @@ static int check(tk_index *idx)
 	idx->trace_size = tk_get64(h + TK_H_TRACE_SIZE);
 	idx->trace_mtime_ns = tk_get64(h + TK_H_TRACE_MTIME);
 	idx->trace_ctime_ns = tk_get64(h + TK_H_TRACE_CTIME);
+	idx->text_size = idx->trace_size;
+	if (input && tk_idx_input_read(idx, input, input_len))
+		return TK_ERR_CORRUPT;
 	idx->build_ms = tk_get64(h + TK_H_BUILD_MS);
 	idx->lines = tk_get64(h + TK_H_LINES);
 	idx->ninsn = tk_get64(h + TK_H_INSNS);
@@ -306,6 +314,8 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info)
 	info->mem_bytes_touched = idx->mem_touched;
 	info->mem_bytes_known = idx->mem_known;
 	info->semihosting_calls = idx->semihost;
+	info->trace_format = (tk_input_format)idx->input_format;
+	info->text_size = idx->text_size;
 	info->build_ms = idx->build_ms;
 	info->big_endian = idx->flags & TK_HF_BIG_ENDIAN;
 	info->format = idx->format;

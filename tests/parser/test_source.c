@@ -151,8 +151,10 @@ static void binary(void)
 	CHECKF(strstr(diags, "error ") && strstr(diags, "garbage.bin:1: binary data (NUL bytes)"), "%s", diags);
 	r = run(path_in(data_dir, "elf-header.bin"), 0);
 	CHECK(r.end_rc == TK_ERR_BINARY && strstr(diags, "an ELF file"));
+	/* a gzip header and nothing more: read as gzip, and cut short */
 	r = run(path_in(data_dir, "compressed.gz"), 0);
-	CHECK(r.end_rc == TK_ERR_BINARY && strstr(diags, "gzip-compressed"));
+	CHECKF(r.end_rc == TK_ERR_EOF && r.n == 0 &&
+	       strstr(diags, "truncated gzip data: the file ends at byte 10"), "%s", diags);
 	/* NUL bytes inside a text trace: those lines are skipped */
 	r = run(path_in(data_dir, "nul-inside.tarmac"), 0);
 	CHECK(r.open_rc == 0 && r.end_rc == 0 && r.warnings == 2);

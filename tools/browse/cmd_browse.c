@@ -74,9 +74,10 @@ static const char *base_name(const char *path)
 
 static int setup(tkb *b)
 {
-	int r = tkv_file_open(&b->file, b->cli->trace);
+	const char *why;
+	int r = tkv_file_open(&b->file, b->cli->trace, tkb_model_index(b->model), &why);
 	if (r) {
-		tk_cli_error(b->cli, "%s: %s", b->cli->trace, tk_strerror(r));
+		tk_cli_error(b->cli, "%s: %s", b->cli->trace, why ? why : tk_strerror(r));
 		return -1;
 	}
 	tk_tarmac_opts to;

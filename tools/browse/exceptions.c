@@ -100,7 +100,9 @@ static uint64_t insn_of(const tkb *b, uint64_t off)
 static bool exception_at(const tkb *b, uint64_t off)
 {
 	uint64_t e = tkv_line_end(&b->file, off);
-	return tkb_is_exception_line(b->file.data + off, (size_t)(e - off));
+	size_t len;
+	const char *text = tkv_line_text(&b->file, off, (size_t)(e - off), &len);
+	return tkb_is_exception_line(text, len);
 }
 
 void tkb_find_exception(tkb *b, bool forward)

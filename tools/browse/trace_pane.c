@@ -94,9 +94,9 @@ static int hl_candidates(tkb *b, uint64_t *offs, int max, int want_index, tk_eve
 	     off = tkv_line_next(&b->file, off), lines++) {
 		uint64_t end = tkv_line_end(&b->file, off);
 		const tk_event *evs;
-		size_t nev;
-		tk_tarmac_parse_line(b->parser, b->file.data + off, (size_t)(end - off), 0, off,
-				     &evs, &nev);
+		size_t nev, len;
+		const char *text = tkv_line_text(&b->file, off, (size_t)(end - off), &len);
+		tk_tarmac_parse_line(b->parser, text, len, 0, off, &evs, &nev);
 		for (size_t k = 0; k < nev; k++)
 			if ((evs[k].kind == TK_EV_REG && evs[k].u.reg.view.reg != TK_REG_NONE) ||
 			    (evs[k].kind == TK_EV_MEM && !evs[k].u.mem.aborted)) {
@@ -198,8 +198,9 @@ static int draw_text(tkb *b, int y, const line_ref *l, bool highlight)
 	int len = (int)(l->end - l->off);
 	if (len > (int)sizeof text)
 		len = (int)sizeof text;
-	len = tkv_symbolise(b->symbolic ? b->cli->symtab : NULL, b->file.data + l->off, len,
-			    text, (int)sizeof text);
+	size_t got;
+	const char *line = tkv_line_text(&b->file, l->off, (size_t)len, &got);
+	len = tkv_symbolise(b->symbolic ? b->cli->symtab : NULL, line, (int)got, text, (int)sizeof text);
 	if (highlight) {
 		attrset(tkb_attr(b, TKB_A_HIGHLIGHT));
 		mvhline(y, 0, ' ', COLS);

@@ -439,9 +439,12 @@ tk_status tk_cli_open_trace(tk_cli *cli, tk_source **out)
 			return TK_ST_FAIL;
 		}
 	}
+	uint64_t errors = cli->errors;
 	int rc = tk_source_open(cli->trace, &cli->spec, out);
 	if (rc < 0) {
-		if (rc == TK_ERR_OPEN)
+		if (cli->errors != errors)
+			;	/* a diagnostic said why */
+		else if (rc == TK_ERR_OPEN)
 			tk_cli_error(cli, "%s: %s", cli->trace, strerror(errno));
 		else if (rc != TK_ERR_FORMAT && rc != TK_ERR_NOTFOUND && rc != TK_ERR_UNSUPPORTED &&
 			 rc != TK_ERR_INVAL)

@@ -123,6 +123,7 @@ struct tk_cli {
 	tk_symtab *symtab;	/* loaded by tk_cli_load_image, or NULL */
 	tk_namemap names;	/* function names the trace gives (function events) */
 	uint64_t warnings;	/* diagnostics printed (and suppressed) */
+	uint64_t errors;	/* error diagnostics printed */
 	tk_cli_trace_info tinfo;
 };
 

@@ -61,7 +61,9 @@ void tk_cli_progress(tk_cli *cli, const char *what, uint64_t done, uint64_t tota
 void tk_cli_print_diag(void *ctx, const tk_diag *d)
 {
 	tk_cli *cli = ctx;
-	if (d->level != TK_DIAG_ERROR) {
+	if (d->level == TK_DIAG_ERROR)
+		cli->errors++;
+	else {
 		cli->warnings++;
 		if (cli->warnings > MAX_SHOWN_WARNINGS && !cli->verbose)
 			return;

@@ -33,6 +33,7 @@ struct opts {
 struct out {
 	char *s;
 	size_t len, cap;
+	bool nomem;	/* a line was lost: out of memory */
 };
 
 static void out_add(struct out *o, const char *s, size_t n)
@@ -43,8 +44,8 @@ static void out_add(struct out *o, const char *s, size_t n)
 			cap *= 2;
 		char *ns = realloc(o->s, cap);
 		if (!ns) {
-			fputs("tracekit addr2line: out of memory\n", stderr);
-			exit(TK_EXIT_FAIL);
+			o->nomem = true;
+			return;
 		}
 		o->s = ns;
 		o->cap = cap;
@@ -261,7 +262,7 @@ int tk_cmd_addr2line(int argc, char **argv)
 		case 'j': op.section = optarg; break;
 		case 'p': op.pretty = true; break;
 		case 'h': case 'H': usage(stdout, op.prog); return TK_EXIT_OK;
-		case 'v': case 'V': printf("tracekit addr2line %s\n", TK_VERSION_STRING); return TK_EXIT_OK;
+		case 'v': case 'V': tk_cli_print_version(op.prog); return TK_EXIT_OK;
 		default:
 			if (optopt && optopt < 256)
 				fprintf(stderr, "%s: unknown option '-%c' (try --help)\n", op.prog, optopt);
@@ -298,20 +299,24 @@ int tk_cmd_addr2line(int argc, char **argv)
 	if (optind < argc) {
 		for (int i = optind; i < argc && status == TK_EXIT_OK; i++) {
 			o.len = 0;
-			if (answer(d, &op, parse_address(argv[i]), &o))
+			if (answer(d, &op, parse_address(argv[i]), &o) || o.nomem)
 				status = TK_EXIT_FAIL;
-			fwrite(o.s, 1, o.len, stdout);
+			else
+				fwrite(o.s, 1, o.len, stdout);
 		}
 	} else {
 		static struct in in;
 		char line[100];
 		while (status == TK_EXIT_OK && next_chunk(&in, line)) {
 			o.len = 0;
-			if (answer(d, &op, parse_address(line), &o))
+			if (answer(d, &op, parse_address(line), &o) || o.nomem)
 				status = TK_EXIT_FAIL;
-			fwrite(o.s, 1, o.len, stdout);
+			else
+				fwrite(o.s, 1, o.len, stdout);
 		}
 	}
+	if (o.nomem)
+		fprintf(stderr, "%s: out of memory\n", op.prog);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write the output: %s\n", op.prog, strerror(errno));
 		status = TK_EXIT_FAIL;

@@ -171,7 +171,8 @@ int tk_cmd_callinfo(int argc, char **argv)
 		tk_cli_error(&cli, "%s: no instructions found in the trace", cli.trace);
 		goto out;
 	}
-	qsort(ci.hits, ci.nhits, sizeof *ci.hits, cmp_hit);
+	if (ci.nhits)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(ci.hits, ci.nhits, sizeof *ci.hits, cmp_hit);
 	if (!(fp = tk_cli_open_output(&cli)))
 		goto out;
 	size_t h = 0;

@@ -19,6 +19,7 @@ static const char usage_text[] =
 	"[OPTIONS] TRACE QUERY ARGS...\n\n"
 	"Queries (AT = line number, #POSITION or 'end'):\n"
 	"  pos AT                       the instruction at AT and its group of lines\n"
+	"  text AT                      the trace's lines of that group\n"
 	"  regs AT                      every register with a known byte\n"
 	"  reg AT NAME...               registers or views by name (w0, s3, d1, sp, cpsr...)\n"
 	"  mem AT ADDR LEN              LEN bytes of memory from ADDR\n"
@@ -376,6 +377,39 @@ static int no_data(const char *what)
 	return TK_EXIT_FAIL;
 }
 
+/* The trace's own lines of a position's group, read at the index's
+ * offsets (through the checkpoint table for a compressed trace). */
+static int q_text(uint64_t pos)
+{
+	tk_index_pos p;
+	if (tk_index_get_pos(idx, pos, &p))
+		return TK_EXIT_FAIL;
+	tk_input *in;
+	int rc = tk_index_open_text(idx, cli.trace, NULL, &in);
+	if (rc < 0) {
+		tk_cli_error(&cli, "%s: %s", cli.trace, tk_strerror(rc));
+		return TK_EXIT_FAIL;
+	}
+	char buf[65536];
+	uint64_t off = p.first_offset;
+	while (off < p.end_offset) {
+		uint64_t want = p.end_offset - off;
+		size_t got;
+		rc = tk_input_pread(in, off, buf, want < sizeof buf ? (size_t)want : sizeof buf, &got);
+		fwrite(buf, 1, got, stdout);
+		if (rc < 0 || !got)
+			break;
+		off += got;
+	}
+	if (rc < 0)
+		tk_cli_error(&cli, "%s: %s", cli.trace, tk_input_error(in));
+	else if (off < p.end_offset)
+		tk_cli_error(&cli, "%s: the trace is shorter than its index says", cli.trace);
+	bool bad = rc < 0 || off < p.end_offset;
+	tk_input_close(in);
+	return bad ? TK_EXIT_FAIL : TK_EXIT_OK;
+}
+
 static int run(char **a, int n)
 {
 	uint64_t pos, v;
@@ -393,6 +427,8 @@ static int run(char **a, int n)
 		return q_pos(pos);
 	if (!strcmp(q, "regs") && n == 2 && parse_at(a[1], &pos))
 		return q_regs(pos);
+	if (!strcmp(q, "text") && n == 2 && parse_at(a[1], &pos))
+		return q_text(pos);
 	if (!strcmp(q, "reg") && n >= 3 && parse_at(a[1], &pos))
 		return q_reg(pos, a + 2, n - 2);
 	if (!strcmp(q, "mem") && n == 4 && parse_at(a[1], &pos)) {

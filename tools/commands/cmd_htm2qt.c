@@ -43,7 +43,8 @@ static void usage(FILE *fp, const char *prog)
 		"\t-o FILE\t\tthe Qtrace file to write (default: <htmdump>.qt)\n"
 		"\t-q, --quiet\tno progress meter\n"
 		"\t--show-progress-meter\tprogress meter even when not on a terminal\n"
-		"\t--help\t\tshow this help\n",
+		"\t--help\t\tshow this help\n"
+		"\t--version\tprint the version\n",
 		prog);
 }
 
@@ -168,11 +169,13 @@ static void report_record(struct ctx *c, const tk_qt_record *r)
 			 r->valid & TK_QT_DATA_EA, r->page_shift);
 }
 
-static void parse_args(struct ctx *c, int argc, char **argv)
+/* TK_ST_OK, DONE (--help, --version) or USAGE. */
+static tk_status parse_args(struct ctx *c, int argc, char **argv)
 {
-	enum { OPT_HELP = 1000, OPT_PROGRESS };
+	enum { OPT_HELP = 1000, OPT_PROGRESS, OPT_VERSION };
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, OPT_HELP},
+		{"version", no_argument, NULL, OPT_VERSION},
 		{"quiet", no_argument, NULL, 'q'},
 		{"show-progress-meter", no_argument, NULL, OPT_PROGRESS},
 		{NULL, 0, NULL, 0},
@@ -193,36 +196,40 @@ static void parse_args(struct ctx *c, int argc, char **argv)
 		case OPT_PROGRESS: progress_forced = true; break;
 		case OPT_HELP:
 			usage(stdout, c->cli.prog);
-			exit(TK_EXIT_OK);
+			return TK_ST_DONE;
+		case OPT_VERSION:
+			tk_cli_print_version(c->cli.prog);
+			return TK_ST_DONE;
 		case ':':
 			fprintf(stderr, "%s: option '%s' needs an argument\n", c->cli.prog, argv[optind - 1]);
 			usage(stderr, c->cli.prog);
-			exit(TK_EXIT_USAGE);
+			return TK_ST_USAGE;
 		default:
 			if (optopt)
 				fprintf(stderr, "%s: unknown option '-%c'\n", c->cli.prog, optopt);
 			else
 				fprintf(stderr, "%s: unknown option '%s'\n", c->cli.prog, argv[optind - 1]);
 			usage(stderr, c->cli.prog);
-			exit(TK_EXIT_USAGE);
+			return TK_ST_USAGE;
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "Expected arguments after options\n");
 		usage(stderr, c->cli.prog);
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
 	if (optind + 1 < argc) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", c->cli.prog, argv[optind + 1]);
 		usage(stderr, c->cli.prog);
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
 	c->cli.trace = argv[optind];
 	if ((c->stats || c->mix || c->blocks) && c->cli.output) {
 		fprintf(stderr, "ERROR: -s/-i/-b and -o options incompatible\n");
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
 	c->cli.progress = progress_forced || (!c->cli.quiet && isatty(STDERR_FILENO));
+	return TK_ST_OK;
 }
 
 int tk_cmd_htm2qt(int argc, char **argv)
@@ -230,7 +237,9 @@ int tk_cmd_htm2qt(int argc, char **argv)
 	struct ctx c;
 	memset(&c, 0, sizeof c);
 	c.cli.prog = argv[0];
-	parse_args(&c, argc, argv);
+	tk_status st = parse_args(&c, argc, argv);
+	if (st != TK_ST_OK)
+		return tk_cli_exit(st);
 	bool write_qt = !(c.stats || c.mix || c.blocks);
 
 	tk_htm_opts o;

@@ -50,22 +50,25 @@ static void usage(FILE *fp, const char *prog)
 		"  -c            basic blocks\n"
 		"  --host-order  with -r: each word's bytes little-endian first, as IBM's qtdis on x86\n"
 		"  -q, --quiet   no progress meter\n"
-		"  --help        show this help\n",
+		"  --help        show this help\n"
+		"  --version     print the version\n",
 		prog);
 }
 
-static void usage_error(struct opts *o, const char *msg, const char *arg)
+static tk_status usage_error(struct opts *o, const char *msg, const char *arg)
 {
 	fprintf(stderr, "%s: %s%s%s\n", o->cli.prog, msg, arg ? " " : "", arg ? arg : "");
 	usage(stderr, o->cli.prog);
-	exit(TK_EXIT_USAGE);
+	return TK_ST_USAGE;
 }
 
-static void parse_args(struct opts *o, int argc, char **argv)
+/* TK_ST_OK, DONE (--help, --version) or USAGE. */
+static tk_status parse_args(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_HELP = 1000, OPT_HOST_ORDER, OPT_PROGRESS };
+	enum { OPT_HELP = 1000, OPT_HOST_ORDER, OPT_PROGRESS, OPT_VERSION };
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, OPT_HELP},
+		{"version", no_argument, NULL, OPT_VERSION},
 		{"host-order", no_argument, NULL, OPT_HOST_ORDER},
 		{"quiet", no_argument, NULL, 'q'},
 		{"show-progress-meter", no_argument, NULL, OPT_PROGRESS},
@@ -85,7 +88,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			char *end;
 			o->dump_strategy = strtol(optarg, &end, 10);
 			if (*end || end == optarg)
-				usage_error(o, "-d needs a number, not", optarg);
+				return usage_error(o, "-d needs a number, not", optarg);
 			o->mode = MODE_DUMP;
 			break;
 		}
@@ -97,29 +100,32 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case OPT_PROGRESS: progress_forced = true; break;
 		case OPT_HELP:
 			usage(stdout, o->cli.prog);
-			exit(TK_EXIT_OK);
+			return TK_ST_DONE;
+		case OPT_VERSION:
+			tk_cli_print_version(o->cli.prog);
+			return TK_ST_DONE;
 		case ':':
-			usage_error(o, "option needs an argument:", argv[optind - 1]);
-			break;
+			return usage_error(o, "option needs an argument:", argv[optind - 1]);
 		default:
-			usage_error(o, "unknown option", argv[optind - 1]);
+			return usage_error(o, "unknown option", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
-		usage_error(o, optind >= argc ? "no Qtrace file given" : "unexpected argument",
+		return usage_error(o, optind >= argc ? "no Qtrace file given" : "unexpected argument",
 			    optind >= argc ? NULL : argv[optind + 1]);
 	o->cli.trace = argv[optind];
 	if (o->reports > 1)
-		usage_error(o, "-s, -i and -c go one at a time", NULL);
+		return usage_error(o, "-s, -i and -c go one at a time", NULL);
 	if (o->reports && (o->verbose || o->raw)) {
 		fprintf(stderr, "Dumping stats (-s/-i/-c) can only be used alone\n");
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
 	if (o->mode == MODE_DUMP && o->dump_strategy != 1) {
 		fprintf(stderr, "Unknown dump strategy %ld\n", o->dump_strategy);
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
 	o->cli.progress = progress_forced || (!o->cli.quiet && isatty(STDERR_FILENO));
+	return TK_ST_OK;
 }
 
 /* A record that must outlive the next read: its walks copied. */
@@ -207,7 +213,9 @@ int tk_cmd_qtdis(int argc, char **argv)
 	struct opts o;
 	memset(&o, 0, sizeof o);
 	o.cli.prog = argv[0];
-	parse_args(&o, argc, argv);
+	tk_status pst = parse_args(&o, argc, argv);
+	if (pst != TK_ST_OK)
+		return tk_cli_exit(pst);
 
 	tk_symtab *st = NULL;
 	if (o.elf) {

@@ -47,15 +47,18 @@ static void usage(FILE *fp, const char *prog)
 		"                     gives the rest)\n"
 		"  --htm=power8-full  a POWER8 dump with IEA and IRA words on every record\n"
 		"  -o, --output=OUT   the file to write (standard output if it is not a terminal)\n"
-		"  --help             show this help\n",
+		"  --help             show this help\n"
+		"  --version          print the version\n",
 		prog);
 }
 
-static void parse_args(struct ctx *c, int argc, char **argv)
+/* TK_ST_OK, DONE (--help, --version) or USAGE. */
+static tk_status parse_args(struct ctx *c, int argc, char **argv)
 {
-	enum { OPT_HELP = 1000, OPT_HTM };
+	enum { OPT_HELP = 1000, OPT_HTM, OPT_VERSION };
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, OPT_HELP},
+		{"version", no_argument, NULL, OPT_VERSION},
 		{"htm", optional_argument, NULL, OPT_HTM},
 		{"output", required_argument, NULL, 'o'},
 		{NULL, 0, NULL, 0},
@@ -77,31 +80,35 @@ static void parse_args(struct ctx *c, int argc, char **argv)
 			else {
 				tk_cli_error(&c->cli, "--htm=%s: expected power10, power8 or power8-full",
 					     optarg);
-				exit(TK_EXIT_USAGE);
+				return TK_ST_USAGE;
 			}
 			break;
 		case OPT_HELP:
 			usage(stdout, c->cli.prog);
-			exit(TK_EXIT_OK);
+			return TK_ST_DONE;
+		case OPT_VERSION:
+			tk_cli_print_version(c->cli.prog);
+			return TK_ST_DONE;
 		case ':':
 			tk_cli_error(&c->cli, "option '%s' needs an argument", argv[optind - 1]);
-			exit(TK_EXIT_USAGE);
+			return TK_ST_USAGE;
 		default:
 			tk_cli_error(&c->cli, "unknown option '%s' (try --help)", argv[optind - 1]);
-			exit(TK_EXIT_USAGE);
+			return TK_ST_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
 		tk_cli_error(&c->cli, optind >= argc ? "no stream given (usage: %s -o OUT STREAM)"
 						      : "unexpected argument (usage: %s -o OUT STREAM)",
 			     c->cli.prog);
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
 	c->cli.trace = argv[optind];
 	if ((!c->cli.output || !strcmp(c->cli.output, "-")) && isatty(STDOUT_FILENO)) {
 		tk_cli_error(&c->cli, "will not write binary data to a terminal: give -o OUT");
-		exit(TK_EXIT_USAGE);
+		return TK_ST_USAGE;
 	}
+	return TK_ST_OK;
 }
 
 static int add(struct ctx *c, const tk_qt_stream_insn *in)
@@ -164,7 +171,9 @@ int tk_cmd_qtwrite(int argc, char **argv)
 	struct ctx c;
 	memset(&c, 0, sizeof c);
 	c.cli.prog = argv[0];
-	parse_args(&c, argc, argv);
+	tk_status pst = parse_args(&c, argc, argv);
+	if (pst != TK_ST_OK)
+		return tk_cli_exit(pst);
 
 	FILE *in = strcmp(c.cli.trace, "-") ? fopen(c.cli.trace, "r") : stdin;
 	if (!in) {

@@ -75,7 +75,7 @@ int tk_cmd_tld(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
+		{"version", no_argument, NULL, 1},
 		{"verbose", no_argument, NULL, 'v'},
 		{"warn", no_argument, NULL, 'w'},
 		{"keep", no_argument, NULL, 'k'},
@@ -104,8 +104,17 @@ int tk_cmd_tld(int argc, char **argv)
 			usage(stdout, o.prog);
 			goto done;
 		case 'V':
-			printf("rtems-trace-ld (tracekit trace linker) %s, RTEMS revision %d\n",
-			       TK_VERSION_STRING, TK_TLD_RTEMS_VERSION);
+		case 1:
+			/*
+			 * -V, and --version of the alias, answer as rtems-tld does
+			 * (scripts parse it); `tracekit tld --version` answers as
+			 * every tracekit command.
+			 */
+			if (c == 'V' || !strcmp(argv[0], "rtems-tld"))
+				printf("rtems-trace-ld (tracekit trace linker) %s, RTEMS revision %d\n",
+				       TK_VERSION_STRING, TK_TLD_RTEMS_VERSION);
+			else
+				tk_cli_print_version(argv[0]);
 			goto done;
 		case 'v':
 			o.verbose++;

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "tracekit/input.h"
 #include "tracekit/loop.h"
 #include "tracekit/tarmac.h"
 
@@ -50,7 +51,7 @@ struct ctx {
 	tk_cli cli;
 	tk_tarmac_parser *parser;
 	tk_loopdet *det;
-	int in;
+	tk_input *in;
 	const char *name;		/* input name for messages */
 	FILE *out;
 	uint64_t lineno;
@@ -115,17 +116,15 @@ static int put(struct ctx *c, const char *s, size_t n)
  * -1 on error (printed). */
 static ssize_t fill(struct ctx *c, char *buf, size_t *len, size_t cap)
 {
-	for (;;) {
-		ssize_t k = read(c->in, buf + *len, cap - *len);
-		if (k >= 0) {
-			*len += (size_t)k;
-			return k;
-		}
-		if (errno != EINTR) {
-			tk_cli_error(&c->cli, "%s: %s", c->name, strerror(errno));
-			return -1;
-		}
+	size_t k;
+	int rc = tk_input_read(c->in, buf + *len, cap - *len, &k);
+	if (rc < 0) {
+		const char *why = tk_input_error(c->in);
+		tk_cli_error(&c->cli, "%s: %s", c->name, *why ? why : tk_strerror(rc));
+		return -1;
 	}
+	*len += k;
+	return (ssize_t)k;
 }
 
 /* Copy the rest of a line longer than MAX_LINE (buf holds len bytes of
@@ -296,15 +295,17 @@ int tk_cmd_truncate(int argc, char **argv)
 
 	bool use_stdin = !strcmp(c.cli.trace, "-");
 	c.name = use_stdin ? "<stdin>" : c.cli.trace;
-	c.in = use_stdin ? STDIN_FILENO : open(c.cli.trace, O_RDONLY | O_CLOEXEC);
-	if (c.in < 0) {
-		tk_cli_error(&c.cli, "%s: %s", c.name, strerror(errno));
+	struct stat sb;
+	if (!use_stdin && stat(c.cli.trace, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		tk_cli_error(&c.cli, "%s: is a directory, not a trace file", c.name);
 		return TK_EXIT_FAIL;
 	}
-	struct stat sb;
-	if (fstat(c.in, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+	/* Through the input layer: a compressed trace is read decompressed. */
+	int orc = use_stdin ? tk_input_open_fd(STDIN_FILENO, false, c.name, NULL, &c.in)
+			    : tk_input_open(c.cli.trace, NULL, &c.in);
+	if (orc < 0) {
 		tk_cli_error(&c.cli, "%s: %s", c.name,
-			     S_ISDIR(sb.st_mode) ? "is a directory, not a trace file" : strerror(errno));
+			     orc == TK_ERR_OPEN ? strerror(errno) : tk_strerror(orc));
 		return TK_EXIT_FAIL;
 	}
 	if (tk_tarmac_parser_new(&topts, &c.parser) < 0 || tk_loopdet_new(&c.det) < 0) {
@@ -312,8 +313,7 @@ int tk_cmd_truncate(int argc, char **argv)
 		return TK_EXIT_FAIL;
 	}
 	int rc = run(&c);
-	if (!use_stdin)
-		close(c.in);
+	tk_input_close(c.in);
 	tk_tarmac_parser_free(c.parser);
 	tk_loopdet_free(c.det);
 	if (rc) {

@@ -100,6 +100,11 @@ json_t *tks_api_search(tks_server *s, tks_trace *t, const tks_request *rq, tks_e
 	}
 	uint64_t end_line = tks_end_line(t), size = t->text.size;
 	const char *base = t->text.data;
+	if (!base && size) {
+		regfree(&rx);
+		return tks_fail(e, 501, "search reads the trace's text mapped in memory: not "
+				"available on a compressed trace");
+	}
 	if (!have_from && !forward)
 		from = end_line;	/* backwards from the end */
 	if (from > end_line)

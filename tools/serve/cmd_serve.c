@@ -290,9 +290,10 @@ static int open_trace(tks_trace *t, char **argv, const tk_cli_spec *spec, uint32
 	t->info.size = sizeof t->info;
 	tk_index_get_info(t->idx, &t->info);
 	t->ninsns = tk_index_count(t->idx);
-	int r = tkv_file_open(&t->text, t->cli.trace);
+	const char *why = NULL;
+	int r = tkv_file_open(&t->text, t->cli.trace, t->idx, &why);
 	if (r) {
-		tk_cli_error(&t->cli, "%s: %s", t->cli.trace, tk_strerror(r));
+		tk_cli_error(&t->cli, "%s: %s", t->cli.trace, why ? why : tk_strerror(r));
 		return TK_EXIT_FAIL;
 	}
 	return 0;

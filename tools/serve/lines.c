@@ -71,12 +71,12 @@ int tks_read_lines(tks_trace *t, uint64_t from, uint64_t count, tks_line_fn fn, 
 		while (n < gend && off < t->text.size) {
 			uint64_t le = tkv_line_end(&t->text, off);
 			const tk_event *evs = NULL;
-			size_t nev = 0;
-			tk_tarmac_parse_line(parser, t->text.data + off, (size_t)(le - off), n, off,
-					     &evs, &nev);
+			size_t nev = 0, len;
+			const char *text = tkv_line_text(&t->text, off, (size_t)(le - off), &len);
+			tk_tarmac_parse_line(parser, text, len, n, off, &evs, &nev);
 			if (n >= line) {
 				tks_line l = {
-					.n = n, .text = t->text.data + off, .len = (size_t)(le - off),
+					.n = n, .text = text, .len = len,
 					.pos = pos, .is_insn = n == p.line,
 					.events = evs, .nevents = nev,
 				};

@@ -2,8 +2,12 @@
 /* tracekit browsers (terminal and web): the trace file's text, by byte offset.
  *
  * The browser shows the trace's own lines; the index tells it where each
- * instruction's lines start.  The file is mapped read-only, so a line is a
- * pointer and a length, and moving anywhere in a 100 MB trace costs nothing.
+ * instruction's lines start.  A plain trace is mapped read-only, so a line
+ * is a pointer and a length, and moving anywhere in a 100 MB trace costs
+ * nothing.  A compressed trace is read through the input layer at the
+ * index's (decompressed) offsets, 64 KiB pages at a time, the most recent
+ * pages kept: a jump decodes from the restart point nearest to it (see
+ * tracekit/input.h), the lines around it then come from the cache.
  */
 #ifndef TRACEKIT_VIEW_TEXTFILE_H
 #define TRACEKIT_VIEW_TEXTFILE_H
@@ -11,14 +15,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracekit/index.h"
+#include "tracekit/input.h"
+
+typedef struct tkv_pages tkv_pages;
+
 typedef struct tkv_file {
-	const char *data;	/* the mapped file (NULL when empty) */
-	uint64_t size;
+	const char *data;	/* a plain trace, mapped (NULL when empty or compressed) */
+	uint64_t size;		/* bytes of text */
+	tk_input *in;
+	tkv_pages *pages;	/* a compressed trace's page cache */
 } tkv_file;
 
-/* Returns 0, or a negative tk_err (TK_ERR_OPEN, TK_ERR_ISDIR, TK_ERR_IO). */
-int tkv_file_open(tkv_file *f, const char *path);
+/* Open the trace of idx (path: the trace as given on the command line).
+ * Returns 0, or a negative tk_err (TK_ERR_OPEN, TK_ERR_ISDIR, TK_ERR_IO,
+ * or the input's: then *why, if not NULL, says more). */
+int tkv_file_open(tkv_file *f, const char *path, const tk_index *idx, const char **why);
 void tkv_file_close(tkv_file *f);
+
+/* The len bytes at off (valid until the next call on f).  A compressed
+ * trace that cannot be read there gives a bracketed message instead, its
+ * length in *out_len. */
+const char *tkv_line_text(const tkv_file *f, uint64_t off, size_t len, size_t *out_len);
 
 /* Offset of the first byte after the line starting at off (its '\n' or the
  * end of the file).  The text is [off, end), without '\r'. */

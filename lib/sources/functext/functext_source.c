@@ -15,12 +15,8 @@
  * without 0x).  Other lines starting with '#', and blank lines, are
  * comments.  A malformed line is reported and skipped.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/linereader.h"
 #include "tracekit/error.h"
@@ -33,7 +29,7 @@ extern const tk_source_format tk_format_functext;
 typedef struct functext {
 	tk_source base;
 	tk_linereader lr;
-	bool own_fd;
+	tk_input *in;		/* owned */
 	uint64_t lineno;
 	int sticky;
 } functext;
@@ -170,15 +166,15 @@ static int functext_next(tk_source *s, tk_event *ev)
 		int rc = tk_linereader_next(&ft->lr, &line);
 		if (rc <= 0) {
 			if (rc < 0) {
+				const char *msg = tk_input_error(ft->in);
 				tk_source_report(s, TK_DIAG_ERROR, ft->lineno + 1, "read error: %s",
-						 rc == TK_ERR_IO ? strerror(ft->lr.read_errno)
-								 : tk_strerror(rc));
+						 *msg ? msg : tk_strerror(rc));
 				ft->sticky = rc;
 			}
 			return rc;
 		}
 		ft->lineno++;
-		s->pos = tk_linereader_pos(&ft->lr);
+		s->pos = tk_input_consumed(ft->in);
 		if (line.too_long || line.has_nul) {
 			tk_source_report(s, TK_DIAG_WARNING, ft->lineno, "%s: skipped",
 					 line.too_long ? "line too long" : "line contains NUL bytes");
@@ -210,14 +206,14 @@ static int functext_next(tk_source *s, tk_event *ev)
 static int functext_seek(tk_source *s, const tk_seek_point *at)
 {
 	functext *ft = (functext *)s;
-	if (at->line == 0 || (s->size && at->offset > s->size))
+	uint64_t size = tk_input_size(ft->in);
+	if (at->line == 0 || (size != TK_INPUT_SIZE_UNKNOWN && at->offset > size))
 		return TK_ERR_INVAL;
 	int rc = tk_linereader_seek(&ft->lr, at->offset);
 	if (rc < 0)
 		return rc;
 	ft->lineno = at->line - 1;
 	ft->sticky = 0;
-	s->pos = at->offset;
 	return 0;
 }
 
@@ -225,32 +221,31 @@ static void functext_free(tk_source *s)
 {
 	functext *ft = (functext *)s;
 	tk_linereader_fini(&ft->lr);
-	if (ft->own_fd && ft->lr.fd >= 0)
-		close(ft->lr.fd);
+	tk_input_close(ft->in);
 }
 
 static const tk_source_ops functext_ops = {functext_next, functext_free, functext_seek};
 
-static int make(int fd, bool own_fd, const char *name, const tk_source_spec *spec,
-		tk_source **out)
+/* Make the source over `in` (owned from now on, even on failure). */
+static int make(tk_input *in, const char *name, const tk_source_spec *spec, tk_source **out)
 {
 	functext *ft = calloc(1, sizeof *ft);
-	if (!ft)
+	if (!ft) {
+		tk_input_close(in);
 		return TK_ERR_NOMEM;
-	ft->lr.fd = -1;
+	}
+	ft->in = in;
 	int rc = tk_source_init(&ft->base, &functext_ops, &tk_format_functext, name, spec);
 	if (rc == 0)
-		rc = tk_linereader_init(&ft->lr, fd, NULL, 0);
+		rc = tk_linereader_init(&ft->lr, in, 0);
 	if (rc < 0) {
 		tk_source_free(&ft->base);
 		return rc;
 	}
-	ft->own_fd = own_fd;
+	ft->base.input = in;
 	ft->base.info.context_name = "thread";
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		ft->base.size = (uint64_t)st.st_size;
-	else
+	ft->base.size = tk_input_file_size(in);
+	if (!ft->base.size)
 		ft->base.info.caps &= ~(unsigned)TK_CAP_SEEK;
 	*out = &ft->base;
 	return 0;
@@ -258,19 +253,15 @@ static int make(int fd, bool own_fd, const char *name, const tk_source_spec *spe
 
 static int functext_open(const char *path, const tk_source_spec *spec, tk_source **out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return TK_ERR_OPEN;
-	int rc = make(fd, true, path, spec, out);
-	if (rc < 0)
-		close(fd);
-	return rc;
+	tk_input *in;
+	int rc = tk_input_open(path, spec ? spec->input_opts : NULL, &in);
+	return rc < 0 ? rc : make(in, path, spec, out);
 }
 
-static int functext_open_stream(int fd, const uint8_t *head, size_t len, const char *name,
+static int functext_open_stream(tk_input *in, const uint8_t *head, size_t len, const char *name,
 				const tk_source_spec *spec, tk_source **out)
 {
-	int rc = make(fd, false, name, spec, out);
+	int rc = make(in, name, spec, out);
 	if (rc == 0 && (rc = tk_linereader_prime(&((functext *)*out)->lr, head, len)) < 0) {
 		tk_source_free(*out);
 		*out = NULL;

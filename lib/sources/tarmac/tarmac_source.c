@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracekit: the Tarmac file source: lines from the line reader, events from
- * the line parser, problems to the diagnostic callback. */
-#include <errno.h>
-#include <fcntl.h>
+/* tracekit: the Tarmac file source: lines from the line reader (over the
+ * input layer, so compressed traces read the same), events from the line
+ * parser, problems to the diagnostic callback. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/linereader.h"
 #include "tracekit/source_author.h"
@@ -17,7 +14,9 @@
 typedef struct tarmac_source {
 	tk_source base;
 	tk_linereader lr;
-	bool own_fd;
+	tk_input *in;
+	bool own_in;
+	bool compressed;	/* progress in file bytes, not text bytes */
 	tk_tarmac_parser *parser;
 	const tk_event *evs;
 	size_t nev, iev;
@@ -45,9 +44,9 @@ static size_t utf8_length(const unsigned char *u, size_t avail)
  * in the first line, or many control characters in the first 4 KiB, mean
  * binary data; NUL bytes further on only spoil their own lines (a trace
  * whose tail was never written, say), which are skipped with a warning. */
-static const char *sniff_binary(const char *d, size_t n)
+const char *tk_tarmac_sniff_binary(const void *d, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)d;
+	const unsigned char *u = d;
 	if (n >= 2 && u[0] == 0x1f && u[1] == 0x8b)
 		return "gzip-compressed data, not a text trace (decompress it first)";
 	if (n >= 4 && u[0] == 0x28 && u[1] == 0xb5 && u[2] == 0x2f && u[3] == 0xfd)
@@ -61,7 +60,7 @@ static const char *sniff_binary(const char *d, size_t n)
 	if (n > 4096)
 		n = 4096;
 	const char *nl = memchr(d, '\n', n);
-	if (memchr(d, 0, nl ? (size_t)(nl - d) : n))
+	if (memchr(d, 0, nl ? (size_t)((const char *)nl - (const char *)d) : n))
 		return "binary data (NUL bytes), not a text trace";
 	/* Count bytes no text has: control characters, and bytes >= 0x80
 	 * that are not part of a well-formed UTF-8 sequence.  NUL bytes after
@@ -84,9 +83,12 @@ static const char *sniff_binary(const char *d, size_t n)
 	return NULL;
 }
 
-const char *tk_tarmac_sniff_binary(const void *head, size_t n)
+/* An error of the input (its message names the byte offset) or of the
+ * line reader. */
+static void report_read_error(tarmac_source *ts, int rc, uint64_t line)
 {
-	return sniff_binary(head, n);
+	const char *msg = tk_input_error(ts->in);
+	tk_source_report(&ts->base, TK_DIAG_ERROR, line, "%s", *msg ? msg : tk_strerror(rc));
 }
 
 static int sniff(tarmac_source *ts)
@@ -96,11 +98,10 @@ static int sniff(tarmac_source *ts)
 	ts->sniffed = true;
 	int rc = tk_linereader_peek(&ts->lr, &d, &n);
 	if (rc < 0) {
-		tk_source_report(&ts->base, TK_DIAG_ERROR, 0, "read error: %s",
-				 strerror(ts->lr.read_errno));
+		report_read_error(ts, rc, 0);
 		return rc;
 	}
-	const char *why = sniff_binary(d, n);
+	const char *why = tk_tarmac_sniff_binary(d, n);
 	if (!why)
 		return 0;
 	tk_source_report(&ts->base, TK_DIAG_ERROR, 1, "%s", why);
@@ -115,15 +116,12 @@ static int refill(tarmac_source *ts)
 		tk_line line;
 		int rc = tk_linereader_next(&ts->lr, &line);
 		if (rc <= 0) {
-			if (rc == TK_ERR_IO)
-				tk_source_report(s, TK_DIAG_ERROR, ts->lineno + 1, "read error: %s",
-						 strerror(ts->lr.read_errno));
-			else if (rc < 0)
-				tk_source_report(s, TK_DIAG_ERROR, ts->lineno + 1, "%s", tk_strerror(rc));
+			if (rc < 0)
+				report_read_error(ts, rc, ts->lineno + 1);
 			return rc;
 		}
 		ts->lineno++;
-		s->pos = tk_linereader_pos(&ts->lr);
+		s->pos = ts->compressed ? tk_input_consumed(ts->in) : tk_linereader_pos(&ts->lr);
 		if (line.too_long) {
 			tk_source_report(s, TK_DIAG_WARNING, ts->lineno,
 					 "line longer than %zu bytes: skipped", ts->lr.max_line);
@@ -176,7 +174,8 @@ static int tarmac_next(tk_source *s, tk_event *ev)
 static int tarmac_seek(tk_source *s, const tk_seek_point *at)
 {
 	tarmac_source *ts = (tarmac_source *)s;
-	if (at->line == 0 || (s->size && at->offset > s->size))
+	uint64_t size = tk_input_size(ts->in);
+	if (at->line == 0 || (size != TK_INPUT_SIZE_UNKNOWN && at->offset > size))
 		return TK_ERR_INVAL;
 	int rc = tk_linereader_seek(&ts->lr, at->offset);
 	if (rc < 0)
@@ -186,7 +185,6 @@ static int tarmac_seek(tk_source *s, const tk_seek_point *at)
 	ts->iev = ts->nev = 0;
 	ts->sticky = 0;
 	ts->sniffed = at->offset > 0;	/* the start is sniffed again */
-	s->pos = at->offset;
 	return 0;
 }
 
@@ -194,22 +192,19 @@ static void tarmac_free(tk_source *s)
 {
 	tarmac_source *ts = (tarmac_source *)s;
 	tk_linereader_fini(&ts->lr);
-	if (ts->own_fd && ts->lr.fd >= 0)
-		close(ts->lr.fd);
+	if (ts->own_in)
+		tk_input_close(ts->in);
 	tk_tarmac_parser_free(ts->parser);
 }
 
 static const tk_source_ops tarmac_ops = {tarmac_next, tarmac_free, tarmac_seek};
 
-static int make_source(int fd, FILE *fp, bool own_fd, const char *name,
-		       const tk_tarmac_opts *opts, const tk_source_spec *spec,
-		       tk_source **out)
+static int make_source(tk_input *in, bool own, const char *name, const tk_tarmac_opts *opts,
+		       const tk_source_spec *spec, tk_source **out)
 {
 	tarmac_source *ts = calloc(1, sizeof *ts);
 	if (!ts)
 		return TK_ERR_NOMEM;
-	ts->own_fd = own_fd;
-	ts->lr.fd = -1;
 	tk_source_spec diag_only;
 	if (!spec) {
 		tk_source_spec_init(&diag_only);
@@ -223,61 +218,58 @@ static int make_source(int fd, FILE *fp, bool own_fd, const char *name,
 	if (rc == 0)
 		rc = tk_tarmac_parser_new(opts, &ts->parser);
 	if (rc == 0)
-		rc = tk_linereader_init(&ts->lr, fd, fp, ts->parser->opts.max_line);
+		rc = tk_linereader_init(&ts->lr, in, ts->parser->opts.max_line);
 	if (rc < 0) {
-		ts->own_fd = false;	/* the caller closes fd on failure */
-		tk_source_free(&ts->base);
+		tk_source_free(&ts->base);	/* the caller closes in on failure */
 		return rc;
 	}
+	ts->in = in;
+	ts->own_in = own;
+	ts->compressed = tk_input_get_format(in) != TK_INPUT_PLAIN;
+	ts->base.input = in;
+	ts->base.size = tk_input_file_size(in);
 	ts->base.info.big_endian = ts->parser->opts.big_endian;
-	struct stat sb;
-	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
-		ts->base.size = (uint64_t)sb.st_size;
-	else
-		ts->base.info.caps &= ~(unsigned)TK_CAP_SEEK;
-	if (fp)
+	/* Seeking needs random access: a pipe cannot. */
+	if (!ts->base.size)
 		ts->base.info.caps &= ~(unsigned)TK_CAP_SEEK;
 	*out = &ts->base;
 	return 0;
 }
 
-static int open_path(const char *path, const tk_tarmac_opts *opts, const tk_source_spec *spec,
-		     tk_source **out)
+/* Open with the input layer, hand the input to the source. */
+static int open_owned(int rc, tk_input *in, const char *name, const tk_tarmac_opts *opts,
+		      const tk_source_spec *spec, tk_source **out)
 {
-	*out = NULL;
-	if (strcmp(path, "-") == 0)
-		return make_source(STDIN_FILENO, NULL, false, "<stdin>", opts, spec, out);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return TK_ERR_OPEN;
-	struct stat sb;
-	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		close(fd);
-		errno = EISDIR;
-		return TK_ERR_ISDIR;
-	}
-#ifdef POSIX_FADV_SEQUENTIAL
-	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
-	int rc = make_source(fd, NULL, true, path, opts, spec, out);
-	if (rc < 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-	}
+	if (rc < 0)
+		return rc;
+	rc = make_source(in, true, name, opts, spec, out);
+	if (rc < 0)
+		tk_input_close(in);
 	return rc;
 }
 
 int tk_tarmac_open(const char *path, const tk_tarmac_opts *opts, tk_source **out)
 {
-	return open_path(path, opts, NULL, out);
+	*out = NULL;
+	tk_input *in;
+	int rc = tk_input_open(path, NULL, &in);
+	return open_owned(rc, in, strcmp(path, "-") ? path : "<stdin>", opts, NULL, out);
 }
 
 int tk_tarmac_open_stream(FILE *fp, const char *name, const tk_tarmac_opts *opts,
 			  tk_source **out)
 {
 	*out = NULL;
-	return make_source(fileno(fp), fp, false, name ? name : "<stream>", opts, NULL, out);
+	tk_input *in;
+	int rc = tk_input_open_stream(fp, name ? name : "<stream>", NULL, &in);
+	return open_owned(rc, in, name ? name : "<stream>", opts, NULL, out);
+}
+
+int tk_tarmac_open_input(tk_input *in, const char *name, const tk_tarmac_opts *opts,
+			 tk_source **out)
+{
+	*out = NULL;
+	return make_source(in, false, name ? name : tk_input_name(in), opts, NULL, out);
 }
 
 /* ---- the format: options, detection, opening through the registry ---- */
@@ -308,15 +300,18 @@ static int format_open(const char *path, const tk_source_spec *spec, tk_source *
 {
 	tk_tarmac_opts o;
 	opts_from_spec(spec, &o);
-	return open_path(path, &o, spec, out);
+	*out = NULL;
+	tk_input *in;
+	int rc = tk_input_open(path, spec ? spec->input_opts : NULL, &in);
+	return open_owned(rc, in, path, &o, spec, out);
 }
 
-static int format_open_stream(int fd, const uint8_t *head, size_t len, const char *name,
+static int format_open_stream(tk_input *in, const uint8_t *head, size_t len, const char *name,
 			      const tk_source_spec *spec, tk_source **out)
 {
 	tk_tarmac_opts o;
 	opts_from_spec(spec, &o);
-	int rc = make_source(fd, NULL, false, name, &o, spec, out);
+	int rc = open_owned(0, in, name, &o, spec, out);
 	if (rc == 0 && (rc = tk_linereader_prime(&((tarmac_source *)*out)->lr, head, len)) < 0) {
 		tk_source_free(*out);
 		*out = NULL;
