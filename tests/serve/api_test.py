@@ -92,6 +92,9 @@ with open(QS, "rb") as f:
     qs_lines = f.read().split(b"\n")
 check(t0["lines"] == len(qs_lines) - (1 if qs_lines[-1] == b"" else 0), "lines of the trace")
 check(t0["isa"] == "A64" and t0["time"]["first"] == 1, "isa and first time")
+check(t0["format"] == "tarmac" and t0["caps"]["registers"] and t0["caps"]["memory_values"]
+      and t0["caps"]["instructions"] and not t0["caps"]["functions"], "format and capabilities")
+check(t0["contexts"] == 1 and t0["context_name"] in ("cpu", "thread"), "contexts")
 
 # ---- positions vs dump ------------------------------------------------------
 for L in (1, 157, 158, 300, 1000, 2500, 4322):

@@ -117,6 +117,24 @@ for trace, elf in CASES:
     check(ok and not st and opens == ncalls and last <= p["endValue"], "%s: speedscope: %d balanced, sorted events" % (trace, opens))
     check(all("name" in f for f in sp["shared"]["frames"]), "%s: speedscope: frames" % trace)
 
+# Several contexts: one named track per thread (a function trace of three
+# interleaved threads, tests/functrace/data/contexts.functext).
+ctx = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "functrace", "data",
+                   "contexts.functext")
+ctx_copy = os.path.join(WORK, "contexts.functext")
+with open(ctx, "rb") as f, open(ctx_copy, "wb") as g:
+    g.write(f.read())
+out = os.path.join(WORK, "contexts.chrome.json")
+run("export", "-q", "--to=chrome", ctx_copy, "-o", out)
+with open(out) as f:
+    ch = json.load(f)
+tracks = {e["tid"]: e["args"]["name"] for e in ch["traceEvents"]
+          if e["ph"] == "M" and e["name"] == "thread_name"}
+check(tracks == {1: "thread 1", 2: "thread 2", 9: "thread 9"}, "chrome: one track per thread: %r" % tracks)
+xs = [e for e in ch["traceEvents"] if e["ph"] == "X"]
+check({e["tid"] for e in xs} == {1, 2, 9} and sum(e["cat"] == "trace" for e in xs) == 3,
+      "chrome: each thread's activations on its track, one root each")
+
 # Errors: a usage error, a missing trace, an unwritable output.
 r = subprocess.run([TK, "export", os.path.join(TRACES, "quicksort.tarmac")], capture_output=True, text=True)
 check(r.returncode == 2 and "--to" in r.stderr, "export without --to: usage error")

@@ -99,6 +99,9 @@ typedef struct tkb {
 	bool quit;
 	bool bench;		/* --bench-keys: prompts give up when keys run out */
 	bool a64;		/* the register panes show AArch64 names */
+	bool has_regs;		/* the source has register values (else no
+				 * register panes: PT, Qtrace, function traces) */
+	bool has_mem;		/* ... memory values (else no memory panes) */
 
 	/* Debugging information of --image (dbginfo.h), loaded on demand. */
 	struct tkb_dbg *dbg;

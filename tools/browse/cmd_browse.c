@@ -103,8 +103,13 @@ static int setup(tkb *b)
 	b->pos = b->last_pos = tkb_normalise(b, 0);
 	b->recentre = -1;
 	b->npanes = 0;
+	tk_index_info info = {.size = sizeof info};
+	bool unknown = tk_index_get_info(tkb_model_index(b->model), &info) != 0;
+	b->has_regs = unknown || (info.caps & TK_CAP_REGS);
+	b->has_mem = unknown || (info.caps & TK_CAP_MEM_VALUES);
 	tkb_pane_add(b, TKB_PANE_TRACE);
-	tkb_pane_add(b, TKB_PANE_CORE);
+	if (b->has_regs)
+		tkb_pane_add(b, TKB_PANE_CORE);
 	b->focus = 0;
 	return 0;
 }

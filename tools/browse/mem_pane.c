@@ -42,6 +42,10 @@ bool tkb_mem_open(tkb *b)
 {
 	uint64_t addr;
 	char text[64];
+	if (!b->has_mem) {
+		tkb_message(b, "this trace has no memory values");
+		return false;
+	}
 	if (!tkb_prompt_value(b, "Memory address: ", b->pos, &addr, text, sizeof text))
 		return false;
 	int i = tkb_pane_add(b, TKB_PANE_MEMORY);

@@ -359,6 +359,11 @@ bool tkb_trace_key(tkb *b, tkb_pane *p, int key)
 	uint64_t v;
 	for (size_t i = 0; i < sizeof toggles / sizeof toggles[0]; i++)
 		if (key == toggles[i].key) {
+			if (!b->has_regs && toggles[i].kind != TKB_PANE_CALLS &&
+			    toggles[i].kind != TKB_PANE_SOURCE) {
+				tkb_message(b, "this trace has no register values");
+				return true;
+			}
 			tkb_toggle_pane(b, toggles[i].kind);
 			return true;
 		}

@@ -13,7 +13,30 @@ typedef struct chrome {
 	int err;
 	uint64_t events;
 	bool advanced;		/* some activation took time */
+	/* Contexts whose track is named already (one bit each, the first
+	 * 4096; beyond, tracks are left unnamed). */
+	uint8_t named[4096 / 8];
 } chrome;
+
+/* Name the track of a context the first time one of its calls is seen:
+ * "cpu0", "thread 12"... as the trace calls its contexts. */
+static int name_track(chrome *c, uint32_t context)
+{
+	if (context < 4096) {
+		if (c->named[context / 8] & (1u << (context % 8)))
+			return 0;
+		c->named[context / 8] |= (uint8_t)(1u << (context % 8));
+	} else {
+		return 0;
+	}
+	const char *kind = c->cli->tinfo.context_name[0] ? c->cli->tinfo.context_name
+							       : "cpu";
+	char name[48];
+	snprintf(name, sizeof name, strcmp(kind, "cpu") ? "%s %u" : "%s%u", kind, context);
+	return tkj_stream_item(&c->js, json_pack("{s:s,s:s,s:i,s:I,s:{s:s}}", "name",
+						 "thread_name", "ph", "M", "pid", 1, "tid",
+						 (json_int_t)context, "args", "name", name));
+}
 
 static double ts(const chrome *c, const tk_tpos *p)
 {
@@ -38,11 +61,11 @@ static int emit(chrome *c, const tk_call *call, bool root)
 				 tkj_hex(call->entry.pc));
 	if (args && !root)
 		json_object_set_new(args, "call_line", json_integer((json_int_t)call->call.line));
-	json_t *ev = json_pack("{s:s,s:s,s:s,s:f,s:f,s:i,s:i,s:o}", "name", name, "cat",
+	json_t *ev = json_pack("{s:s,s:s,s:s,s:f,s:f,s:i,s:I,s:o}", "name", name, "cat",
 			       root ? "trace" : "call", "ph", "X", "ts", t0, "dur", t1 - t0,
-			       "pid", 1, "tid", 0, "args", args);
+			       "pid", 1, "tid", (json_int_t)call->context, "args", args);
 	c->events++;
-	if (tkj_stream_item(&c->js, ev)) {
+	if (name_track(c, call->context) || tkj_stream_item(&c->js, ev)) {
 		c->err = TK_ERR_IO;
 		return TK_ERR_IO;
 	}
@@ -77,12 +100,10 @@ int tke_chrome(tk_cli *cli, FILE *fp, const tke_opts *o)
 				 o->insns ? 1.0 : o->scale);
 	if (tkj_stream_begin(&c.js, fp, head, "traceEvents"))
 		goto io;
-	/* Name the process and the track. */
+	/* Name the process; each context's track is named as it appears. */
 	if (tkj_stream_item(&c.js, json_pack("{s:s,s:s,s:i,s:i,s:{s:s}}", "name", "process_name",
 					     "ph", "M", "pid", 1, "tid", 0, "args", "name",
-					     base ? base + 1 : cli->trace)) ||
-	    tkj_stream_item(&c.js, json_pack("{s:s,s:s,s:i,s:i,s:{s:s}}", "name", "thread_name",
-					     "ph", "M", "pid", 1, "tid", 0, "args", "name", "cpu0")))
+					     base ? base + 1 : cli->trace)))
 		goto io;
 	tk_calls_sink sink = {&c, confirm, join, finish};
 	tk_calltree *unused;

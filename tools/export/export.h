@@ -2,7 +2,8 @@
 /* tracekit export: the call tree for the profile viewers people use.
  *
  * Chrome Trace Event format (Perfetto UI, chrome://tracing): one "X"
- * (complete) event per activation, on the track (tid) of its context, with
+ * (complete) event per activation, on the track (tid) of its context (one
+ * track per CPU or thread, named "cpu0", "thread 12"...), with
  * ts and dur in microseconds and args {entry_line, exit_line, pc, call_line}.
  * The events are written as the call detector confirms calls (callees
  * before their callers: the format does not need them sorted), so memory

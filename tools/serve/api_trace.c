@@ -26,6 +26,19 @@ json_t *tks_api_traces(tks_server *s, tks_trace *unused, const tks_request *rq, 
 		if (!j)
 			break;
 		json_object_set_new(j, "image", t->cli.image ? json_string(t->cli.image) : json_null());
+		/* What the source can tell: the page shows only the panes it fills. */
+		unsigned caps = t->info.caps;
+		json_object_set_new(j, "format", json_string(t->info.format ? t->info.format : ""));
+		json_object_set_new(j, "time_unit", json_string(tk_time_unit_name(t->info.time_unit)));
+		json_object_set_new(j, "context_name",
+				    json_string(t->info.context_name ? t->info.context_name : "cpu"));
+		json_object_set_new(j, "contexts", json_integer((json_int_t)t->info.contexts));
+		json_object_set_new(j, "caps", json_pack("{s:b,s:b,s:b,s:b,s:b,s:b,s:b}",
+				"instructions", !!(caps & TK_CAP_INSNS), "registers",
+				!!(caps & TK_CAP_REGS), "memory", !!(caps & TK_CAP_MEM),
+				"memory_values", !!(caps & TK_CAP_MEM_VALUES), "calls",
+				!!(caps & TK_CAP_CALLS), "functions", !!(caps & TK_CAP_FUNCS),
+				"contexts", !!(caps & TK_CAP_CONTEXTS)));
 		if (t->ninsns && !tk_index_get_pos(t->idx, 0, &first) &&
 		    !tk_index_get_pos(t->idx, t->ninsns - 1, &last)) {
 			json_object_set_new(j, "time", json_pack("{s:I,s:I}", "first",

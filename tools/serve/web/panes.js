@@ -15,7 +15,12 @@ TK.REGSETS = SETS;
 const V = TK.View.prototype;
 
 V.initPanes = function () {
-  this.regSets = new Set(['core']);
+  /* A source without register values (PT, Qtrace, function traces) has
+   * no register panes; one without memory values, no memory views. */
+  const caps = this.t.caps || {registers: true, memory_values: true};
+  this.hasRegs = caps.registers;
+  this.hasMem = caps.memory_values;
+  this.regSets = new Set(this.hasRegs ? ['core'] : []);
   this.regSel = {set: 'core', i: 0};
   this.regLock = null;		/* a position: the register panes are locked */
   this.mems = [];
@@ -29,7 +34,7 @@ V.initPanes = function () {
   });
   /* The pane switches, as the terminal browser's r S D V M c keys. */
   const bar = TK.el('div', 'ptitle');
-  for (const s of SETS) {
+  for (const s of this.hasRegs ? SETS : []) {
     const b = TK.el('button', this.regSets.has(s.set) ? 'on' : '', s.label);
     b.title = 'Show or hide the ' + s.set + ' registers (' + s.key + ')';
     b.dataset.set = s.set;
@@ -46,6 +51,7 @@ V.initPanes = function () {
 };
 
 V.toggleSet = function (set) {
+  if (!this.hasRegs) { TK.say('this trace has no register values'); return; }
   if (this.regSets.has(set)) this.regSets.delete(set); else this.regSets.add(set);
   this.switchBar.querySelector('[data-set="' + set + '"]').classList.toggle('on', this.regSets.has(set));
   this.refreshRegs().catch(TK.oops);
@@ -189,6 +195,7 @@ V.lockKey = async function (e, which, mem) {
 
 /* ---- memory views ---------------------------------------------------------- */
 V.openMem = async function (expr, follow) {
+  if (!this.hasMem) { TK.say('this trace has no memory values'); return; }
   const pos = this.state;
   const j = await TK.api('mem', {trace: this.t.id, line: pos.line, addr: expr, len: 16});
   const m = {expr, addr: TK.hex(j.addr) & ~15n, cur: TK.hex(j.addr), rows: 8, follow: !!follow, lock: null, diff: null};
