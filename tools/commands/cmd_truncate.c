@@ -58,6 +58,7 @@ struct ctx {
 	uint64_t warnings;
 	size_t max_line;
 	bool stopped;
+	bool nomem;		/* the detector ran out of memory: fail */
 };
 
 static void warn(struct ctx *c, uint64_t line, const char *fmt, const char *arg)
@@ -88,8 +89,8 @@ static bool feed(struct ctx *c, const char *s, size_t len, bool last_unterminate
 	}
 	int stop = tk_loopdet_line(c->det, ev, n);
 	if (stop < 0) {
-		tk_cli_error(&c->cli, "out of memory");
-		exit(TK_EXIT_FAIL);
+		c->nomem = c->stopped = true;
+		return false;
 	}
 	if (stop) {
 		c->stopped = true;
@@ -246,6 +247,10 @@ static int run(struct ctx *c)
 		if (k < 0)
 			goto out;
 		eof = k == 0;
+	}
+	if (c->nomem) {
+		tk_cli_error(&c->cli, "out of memory");
+		goto out;
 	}
 	if (c->warnings > MAX_WARNINGS && !c->cli.verbose)
 		fprintf(stderr, "%s: %" PRIu64 " warnings in %s (%" PRIu64 " not shown; -v shows all)\n",

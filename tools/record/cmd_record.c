@@ -209,7 +209,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		}
 		if (!strcmp(a, "--version")) {
 			tk_cli_print_version(o->prog);
-			exit(TK_EXIT_OK);
+			return HELP_SHOWN;	/* done: exit 0 */
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			printf(usage_text, o->prog);
