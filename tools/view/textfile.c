@@ -39,6 +39,19 @@ int tkv_file_open(tkv_file *f, const char *path, const tk_index *idx, const char
 	memset(f, 0, sizeof *f);
 	if (why)
 		*why = NULL;
+	/* The browsers show the trace's own lines: a binary trace (Intel PT,
+	 * Qtrace, HTM, trace buffers) has none, and its bytes are no text. */
+	tk_index_info info = {.size = sizeof info};
+	if (tk_index_get_info(idx, &info) == 0 && !(info.caps & TK_CAP_TEXT)) {
+		if (why) {
+			static char msg[200];
+			snprintf(msg, sizeof msg, "a %s trace has no text lines to browse (the browsers "
+				 "show text traces; calltree, profile, flamegraph and export read "
+				 "every format)", info.format ? info.format : "binary");
+			*why = msg;
+		}
+		return TK_ERR_UNSUPPORTED;
+	}
 	tk_input_opts o;
 	tk_input_opts_init(&o);
 	o.progress = progress;
