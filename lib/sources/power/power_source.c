@@ -8,7 +8,9 @@
  *   TK_EV_GAP   before an instruction the trace lost its way to (an
  *               embedded Qtrace header, HTM sequences stepped over);
  *   TK_EV_INSN  pc = EA, isa ppc64, width 4 or 8, the word(s) big-endian,
- *               the branch kind, the libopcodes text;
+ *               the branch kind, and the libopcodes text for events read
+ *               after a seek (positions shown to people; a streaming pass
+ *               leaves it empty: disassembly would triple its time);
  *   TK_EV_MEM   the data EA of a load or store (size unknown to the trace:
  *               taken from the instruction when it says, value unknown).
  *
@@ -33,7 +35,7 @@ typedef struct power_source {
 	tk_source base;
 	tk_power *p;
 	tk_power_format which;
-	tk_ppc_disasm *dis;
+	tk_ppc_disasm *dis;		/* made at the first seek (see power_seek) */
 	uint64_t ninsn;			/* instructions delivered so far */
 	uint64_t last_number;		/* record number of the last one */
 	tk_event evs[3];		/* GAP, INSN, MEM of one instruction */
@@ -263,6 +265,11 @@ static int power_seek(tk_source *s, const tk_seek_point *at)
 	power_source *ps = (power_source *)s;
 	if (at->line == 0 || (s->size && at->offset > s->size))
 		return TK_ERR_INVAL;
+	/* Who seeks shows positions to people (the browsers, dump): give
+	 * them the disassembly from now on.  A streaming pass (profile,
+	 * calltree, index) never seeks and does not pay for it. */
+	if (!ps->dis && tk_ppc_disasm_new(NULL, NULL, &ps->dis) < 0)
+		return TK_ERR_NOMEM;
 	/* Still to come without going back?  (The current instruction's
 	 * events, if it is the one asked for, are given again.) */
 	bool ahead = !ps->sticky && (at->line > ps->last_number ||
@@ -307,8 +314,6 @@ int tk_power_source_open(const tk_source_format *fmt, tk_power_format which, con
 	int rc = tk_source_init(&ps->base, &power_ops, fmt, path, spec);
 	if (rc == 0)
 		rc = tk_source_set_options(&ps->base, spec);
-	if (rc == 0)
-		rc = tk_ppc_disasm_new(NULL, NULL, &ps->dis);
 	if (rc == 0)
 		rc = reopen(ps);
 	if (rc < 0) {
