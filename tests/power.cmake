@@ -21,12 +21,15 @@ file(MAKE_DIRECTORY ${TK_POWER_DIR})
 
 add_executable(power_bench ${CMAKE_SOURCE_DIR}/bench/power_bench.c)
 target_link_libraries(power_bench PRIVATE tracekit)
-foreach(t ppc qtrace power)
+foreach(t ppc qtrace power source)
   add_executable(test_power_${t} ${TK_POWER_SRC}/test_${t}.c)
   target_link_libraries(test_power_${t} PRIVATE tracekit)
 endforeach()
 add_test(NAME power.ppc COMMAND test_power_ppc)
 add_test(NAME power.qtrace COMMAND test_power_qtrace)
+# the qtrace and htm trace sources on the public dumps (and, in the
+# power.prog.*.sources tests, on the recorded program's files)
+add_test(NAME power.source COMMAND test_power_source ${TK_HTM_DUMPS})
 # (the HTM unit test compresses dumps itself: it needs the three codecs)
 if(ZLIB_FOUND AND ZSTD_FOUND AND LZMA_FOUND)
   add_executable(test_power_htm ${TK_POWER_SRC}/test_htm.c)
@@ -84,14 +87,14 @@ if(TK_PPC64LE_GCC AND TK_QEMU_PPC64LE)
   add_test(NAME power.symbols COMMAND test_power_symbols
            ${TK_POWER_DIR}/calls-power8.elf ${TK_POWER_DIR}/calls-power10.elf)
   foreach(cpu power8 power10)
-    foreach(case qtwrite htm-power10 htm-power8 htm-power8-full calls)
+    foreach(case qtwrite htm-power10 htm-power8 htm-power8-full calls sources)
       if(cpu STREQUAL "power10" AND case MATCHES "htm-power8")
         continue()	# prefixed instructions have no POWER8 form
       endif()
       add_test(NAME power.prog.${cpu}.${case}
                COMMAND sh ${TK_POWER_SRC}/roundtrip.sh ${case} ${TK_POWER_DIR}/calls-${cpu})
       set_tests_properties(power.prog.${cpu}.${case} PROPERTIES ENVIRONMENT
-        "TK_BIN=${TK_BIN};TK_POWER_TEST=$<TARGET_FILE:test_power_power>")
+        "TK_BIN=${TK_BIN};TK_POWER_TEST=$<TARGET_FILE:test_power_power>;TK_POWER_SOURCE_TEST=$<TARGET_FILE:test_power_source>;TK_DUMPS=${TK_HTM_DUMPS}")
     endforeach()
   endforeach()
 else()

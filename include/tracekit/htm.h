@@ -132,6 +132,7 @@ typedef struct tk_htm_stats {
 	uint64_t data_pages[3], insn_pages[3];	/* 4K, 64K, 16M */
 	uint64_t invalid_sequences;
 	uint64_t p8_records, p10_records;
+	uint64_t untagged_words;	/* nonzero words outside any record, skipped */
 } tk_htm_stats;
 
 const tk_htm_stats *tk_htm_get_stats(const tk_htm *d);

@@ -15,7 +15,9 @@ const char *tk_cli_symbol_name(const tk_cli *cli, uint64_t addr)
 		s = tk_symtab_containing(cli->symtab, addr);
 	if (!s)
 		return tk_namemap_get(&cli->names, addr);
-	if (addr == s->addr || cli->no_offsets)
+	/* A POWER ELFv2 local entry point is the function too. */
+	if (addr == s->addr || cli->no_offsets ||
+	    (s->local_entry && addr == s->addr + s->local_entry))
 		return s->name;
 	char *buf = ring[next++ % 8];
 	snprintf(buf, sizeof ring[0], "%s + 0x%" PRIx64, s->name, addr - s->addr);

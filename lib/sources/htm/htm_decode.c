@@ -120,8 +120,10 @@ int tk_htm_next(tk_htm *d, tk_qt_record *rec)
 			continue;
 		}
 		bool p8 = htm_is_p8_info(w);
-		if (!p8 && !htm_is_p10(w))
+		if (!p8 && !htm_is_p10(w)) {
+			d->stats.untagged_words++;
 			continue;
+		}
 		d->stats.records_scanned++;
 		uint64_t bad = d->stats.invalid_sequences;
 		rc = p8 ? htm_p8_record(d, w, off) : htm_p10_sequence(d, w, off);

@@ -21,7 +21,7 @@ struct tk_power {
 	tk_qt_record next;
 	bool have_next, at_end, next_gap;
 	int pending_err;
-	uint64_t invalid_seen;		/* HTM: invalid sequences counted so far */
+	uint64_t invalid_seen;		/* HTM: invalid sequences and stray words so far */
 	char errmsg[320];
 };
 
@@ -150,7 +150,8 @@ static void pull(tk_power *p)
 		p->have_next = true;
 		p->next_gap = p->next.valid & TK_QT_AFTER_HEADER;
 		if (p->htm) {	/* invalid sequences stepped over before it */
-			uint64_t inv = tk_htm_get_stats(p->htm)->invalid_sequences;
+			const tk_htm_stats *st = tk_htm_get_stats(p->htm);
+			uint64_t inv = st->invalid_sequences + st->untagged_words;
 			p->next_gap = inv != p->invalid_seen;
 			p->invalid_seen = inv;
 		}
