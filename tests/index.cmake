@@ -20,10 +20,12 @@ endforeach()
 # The same tests with tiny buffers, so that every spill to a temporary file
 # and the merge of many sorted runs are exercised.
 file(GLOB_RECURSE TK_INDEX_LIB_SOURCES ${CMAKE_SOURCE_DIR}/lib/*.c)
-list(FILTER TK_INDEX_LIB_SOURCES EXCLUDE REGEX "/lib/sources/pt/")  # Intel PT: not indexed here
 add_executable(test_index_smallbuf ${CMAKE_SOURCE_DIR}/tests/index/test_index.c ${TK_INDEX_LIB_SOURCES})
 target_compile_definitions(test_index_smallbuf PRIVATE TK_IDX_SMALL_BUFFERS=1)
-target_include_directories(test_index_smallbuf PRIVATE ${CMAKE_SOURCE_DIR}/lib ${CMAKE_SOURCE_DIR}/include)
+target_include_directories(test_index_smallbuf PRIVATE ${CMAKE_SOURCE_DIR}/lib ${CMAKE_SOURCE_DIR}/include
+                           ${LIBIPT_INCLUDE_DIR})
+# Intel PT is a registered format: its decoder links libipt and capstone.
+target_link_libraries(test_index_smallbuf PRIVATE ${LIBIPT_LIBRARY} PkgConfig::CAPSTONE Threads::Threads)
 target_link_libraries(test_index_smallbuf PRIVATE PkgConfig::LIBELF PkgConfig::LIBDW m pthread
                       ZLIB::ZLIB PkgConfig::ZSTD PkgConfig::LZMA)
 if(ZLIB_FOUND)

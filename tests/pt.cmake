@@ -67,3 +67,11 @@ tk_add_fuzzer(NAME fuzz_perf SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_perf.c
               SEED_DIRS ${CMAKE_SOURCE_DIR}/fuzz/seeds/perf
               SEED_FILES ${TK_PT_WORK}/static-psb64.data ${TK_PT_WORK}/static-lost.data
                          ${TK_PT_WORK}/static-2cpu.data ${TK_PT_WORK}/pie-psb64.data)
+
+# Intel PT as a trace source: calltree, profile, callinfo, flamegraph and
+# the index on raw PT (--image) and perf.data (its own mappings).
+foreach(case calltree reports formats gap index bad)
+  add_test(NAME pt.source.${case} COMMAND sh ${TK_PT_SRC}/source.sh ${case})
+  set_tests_properties(pt.source.${case} PROPERTIES FIXTURES_REQUIRED pt_data SKIP_RETURN_CODE 77
+    ENVIRONMENT "TK_BIN=${TK_BIN};TK_WORK=${TK_PT_WORK}" TIMEOUT 300)
+endforeach()

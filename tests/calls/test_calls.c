@@ -720,6 +720,40 @@ static void test_branch_longjmp(void)
 	tk_calltree_free(t);
 }
 
+/* x86's PIC idiom, "call next; pop reg": a call to the next instruction
+ * (sequential flow, whatever its branch kind) opens no frame, so the
+ * function's real return still closes its own call. */
+static void x86(struct sim *s, uint64_t pc, uint8_t width, tk_branch br)
+{
+	tk_event ev = {.kind = TK_EV_INSN};
+	s->time += 10;
+	ev.u.insn.pc = pc;
+	ev.u.insn.isa = TK_ISA_X86_64;
+	ev.u.insn.width = width;
+	ev.u.insn.executed = true;
+	ev.u.insn.branch = br;
+	feed(s, &ev);
+}
+
+static void test_call_next_insn(void)
+{
+	struct sim s;
+	sim_init(&s, TK_ISA_X86_64, NULL);
+	x86(&s, 0x400000, 5, TK_BR_CALL);	/* main: call f */
+	x86(&s, 0x401000, 5, TK_BR_CALL);	/* f: call 0x401005 (next) */
+	x86(&s, 0x401005, 1, TK_BR_NONE);	/* pop %rbx */
+	x86(&s, 0x401006, 5, TK_BR_CALL);	/* call g */
+	x86(&s, 0x402000, 1, TK_BR_RETURN);	/* g: ret */
+	x86(&s, 0x40100b, 1, TK_BR_RETURN);	/* f: ret */
+	x86(&s, 0x400005, 1, TK_BR_NONE);	/* main goes on */
+	tk_calltree *t;
+	CHECK_STR(finish(&s, &t), "(400000 (401000 (402000)))");
+	CHECK(t->count == 3 && !(t->calls[1].flags & (TK_CALL_UNWOUND | TK_CALL_UNRETURNED)));
+	CHECK_EQ(t->calls[1].exit.pc, 0x40100b);
+	CHECK_EQ(t->calls[1].resume.pc, 0x400005);
+	tk_calltree_free(t);
+}
+
 /* A custom sink sees every call, forests joined in time order. */
 struct count_sink {
 	bool check_order;	/* forests made by the detector: older first */
@@ -917,6 +951,7 @@ int main(void)
 	test_func_deep();
 	test_gap();
 	test_branch_longjmp();
+	test_call_next_insn();
 	test_lr_distance();
 	test_thumb();
 	test_children_order();

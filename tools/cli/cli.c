@@ -381,8 +381,14 @@ bool tk_cli_debug(const tk_cli *cli, const char *domain)
 
 tk_status tk_cli_load_image(tk_cli *cli)
 {
-	if (!cli->image || cli->symtab)
+	if (cli->symtab)
 		return TK_ST_OK;
+	if (!cli->image || !tk_cli_image_is_plain(cli->image)) {
+		/* No symbol file of its own: the images the trace names. */
+		tk_status st = tk_cli_load_trace_images(cli);
+		if (st != TK_ST_OK || cli->symtab || !cli->image)
+			return st;
+	}
 	int rc = tk_symtab_load(cli->image, cli->load_offset, &cli->symtab);
 	if (rc < 0) {
 		if (rc == TK_ERR_OPEN)

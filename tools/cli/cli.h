@@ -169,6 +169,12 @@ int tk_cli_endian_option(const tk_cli *cli);
  * disagrees with --li/--bi (and reading the trace big-endian if the image
  * is and neither was given).  TK_ST_OK or TK_ST_FAIL (printed). */
 tk_status tk_cli_load_image(tk_cli *cli);
+/* Without a plain --image (an ELF file; not ELF@ADDR, which a decoding
+ * source relocates): the symbols of the images the trace names
+ * (tk_source_info.images, each with its bias), if any (trace_images.c).
+ * TK_ST_OK (cli->symtab may stay NULL) or TK_ST_FAIL (printed). */
+bool tk_cli_image_is_plain(const char *image);
+tk_status tk_cli_load_trace_images(tk_cli *cli);
 
 /* Open the trace as an event source (its format named or detected), with
  * diagnostics printed to stderr as "FILE:LINE: warning: MSG" (at most 20

@@ -61,7 +61,8 @@ int tk_cmd_index(int argc, char **argv)
 		.summary = "Build the index of TRACE (register and memory state at every\n"
 			   "instruction, write history, call tree) if it is missing or out of\n"
 			   "date, or reuse it, and print a summary of what it holds.",
-		.flags = TK_CLI_TRACE | TK_CLI_INDEX,
+		/* --image: formats that decode code from it (Intel PT) */
+		.flags = TK_CLI_TRACE | TK_CLI_INDEX | TK_CLI_IMAGE,
 		.min_args = 0,
 		.max_args = 0,
 	};
