@@ -160,6 +160,9 @@ buffer | buffer-dwarf)
 	"$tk" profile rtrace.bin > /dev/null 2> rp.err; [ $? = 1 ] || fail "rtrace source without --image: exit status"
 	grep -q "^rtrace.bin: error: an RTEMS \`rtrace save\` file names its functions but has no addresses: give the traced program with --image=ELF" rp.err ||
 		{ cat rp.err; fail "rtrace source without --image: message"; }
+	"$tk" profile --image=/bin/true rtrace.bin > /dev/null 2> rp.err; [ $? = 1 ] || fail "rtrace source with the wrong image: exit status"
+	grep -q "^rtrace.bin: error: function add (and 12 others) has no address in the file nor in the --image" rp.err ||
+		{ cat rp.err; fail "rtrace source with the wrong image: message"; }
 	"$tk" profile --image=app dump.bin > dp.txt || fail "profile dump.bin"
 	"$tk" profile --image=app rtrace.bin | cmp -s - dp.txt || fail "profile of the rtrace file differs from the dump's"
 	grep -q "^0x[0-9a-f]* *4 .* is_even$" dp.txt || { cat dp.txt; fail "profile: is_even"; }

@@ -41,6 +41,8 @@ typedef struct tld_src {
 	uint8_t *data;			/* owned copy of a compressed file or a stream */
 	tk_source_image *images;	/* info.images */
 	tk_value *values;		/* scratch: the values of one event */
+	uint64_t *addrs;		/* each function's address (from --image
+					 * by name where the file has none) */
 	uint32_t max_values;
 	const tk_tld_dump_info *dinfo;
 	uint64_t records;		/* records returned */
@@ -55,7 +57,9 @@ typedef struct tld_src {
 static void reader_diag(void *ctx, const tk_diag *d)
 {
 	tld_src *t = ctx;
-	if (t->reading)
+	/* Notes (the reader's hint that an rtrace file needs an image) are
+	 * replaced by start()'s own messages. */
+	if (t->reading || d->level == TK_DIAG_NOTE)
 		return;
 	if (t->base.diag)
 		t->base.diag(t->base.diag_ctx, d);
@@ -133,7 +137,7 @@ static int tld_next(tk_source *s, tk_event *ev)
 	ev->line = r.number;
 	ev->offset = r.offset;
 	tk_func_event *fe = &ev->u.func;
-	fe->addr = r.addr;
+	fe->addr = r.func < t->dinfo->nfuncs ? t->addrs[r.func] : r.addr;
 	fe->name = r.name;
 	fe->name_len = r.name_len;
 	uint32_t n = r.nvalues < t->max_values ? r.nvalues : t->max_values;
@@ -178,6 +182,7 @@ static void tld_free(tk_source *s)
 			free((char *)t->images[i].path);
 	free(t->images);
 	free(t->values);
+	free(t->addrs);
 }
 
 static const tk_source_ops tld_ops = {tld_next, tld_free, tld_seek};
@@ -242,7 +247,7 @@ static int start(tld_src *t, const char *path, size_t len, const tk_source_spec 
 	int rc = load_images(t, spec);
 	if (rc < 0)
 		return rc;
-	tk_tld_dump_opts o = {sizeof o, reader_diag, t, t->symtab};
+	tk_tld_dump_opts o = {sizeof o, reader_diag, t, NULL};
 	rc = t->data ? tk_tld_dump_open_mem(t->data, len, path, &o, &t->dump)
 		     : tk_tld_dump_open(path, &o, &t->dump);
 	if (rc < 0)
@@ -254,14 +259,29 @@ static int start(tld_src *t, const char *path, size_t len, const tk_source_spec 
 				 "addresses: give the traced program with --image=ELF");
 		return TK_ERR_INVAL;
 	}
-	for (uint32_t i = 0; i < t->dinfo->nfuncs; i++) {
+	/* Addresses: the file's, else the image's symbol of that name.  Two
+	 * functions at address 0 would merge in every report: refuse. */
+	uint32_t nf = t->dinfo->nfuncs, missing = 0;
+	const char *first_missing = NULL;
+	if (nf && !(t->addrs = calloc(nf, sizeof *t->addrs)))
+		return TK_ERR_NOMEM;
+	for (uint32_t i = 0; i < nf; i++) {
 		const tk_tld_func *f = tk_tld_dump_func(t->dump, i);
 		if (f->argc > t->max_values)
 			t->max_values = f->argc;
-		if (!f->addr && t->dinfo->kind == TK_TLD_FILE_RTRACE)
-			tk_source_report(&t->base, TK_DIAG_WARNING, 0,
-					 "function %s is not in the --image: its address is 0",
-					 f->name);
+		const tk_symbol *sym = f->addr || !t->symtab ? NULL : tk_symtab_find(t->symtab, f->name);
+		t->addrs[i] = f->addr ? f->addr : sym ? sym->addr : 0;
+		if (!t->addrs[i] && !missing++)
+			first_missing = f->name;
+	}
+	if (missing) {
+		char more[48] = "";
+		if (missing > 1)
+			snprintf(more, sizeof more, " (and %u others)", missing - 1);
+		tk_source_report(&t->base, TK_DIAG_ERROR, 0,
+				 "function %s%s has no address in the file nor in the --image: "
+				 "give the traced program with --image=ELF", first_missing, more);
+		return TK_ERR_INVAL;
 	}
 	if (t->max_values && !(t->values = calloc(t->max_values, sizeof *t->values)))
 		return TK_ERR_NOMEM;
