@@ -13,7 +13,8 @@
 #    b <= 1.25 x c.
 # 2. Decoding: a dump of 10,000,000 records (5,000,000 traced calls of the
 #    same program) read by `tracekit tld-dump --count` (the reader alone),
-#    and printed in full to /dev/null.  Target: >= 20 M records/s.
+#    and printed in full to /dev/null, and `tracekit profile` on it (the
+#    dump as a trace source).  Target: >= 20 M records/s.
 # Each figure is the best of RUNS runs, the programs run in turn
 # (bench/tld_bench_runs.py): wall time, CPU time (user + system) and peak
 # RSS.  On a loaded machine the CPU times are the steadier figure.
@@ -138,15 +139,18 @@ echo "== decoding: a dump of 10,000,000 records (best of $runs)"
 RTLD_TRACE_FILE=$work/big.bin ./traced 5000000
 size=$(stat -c %s big.bin)
 "$tk" tld-dump --count big.bin
-python3 "$runs_py" "$runs" "count|$tk tld-dump --count big.bin" "print|$tk tld-dump big.bin" > dec.txt
+python3 "$runs_py" "$runs" "count|$tk tld-dump --count big.bin" "print|$tk tld-dump big.bin" \
+	"profile|$tk profile --no-index big.bin" > dec.txt
 printf '%-56s %8s %8s %8s\n' "command" "wall s" "CPU s" "RSS MB"
 while read -r label w c r; do
 	case $label in
 	count) name="tracekit tld-dump --count big.bin ($size bytes)" ;;
 	print) name="tracekit tld-dump big.bin > /dev/null" ;;
+	profile) name="tracekit profile --no-index big.bin (the tld source)" ;;
 	esac
 	printf '%-56s %8s %8s %8s\n' "$name" "$w" "$c" "$r"
 done < dec.txt
 awk '{ w[$1] = $2 } END {
-	printf "reader: %.1f M records/s (target >= 20); printing: %.1f M records/s\n",
-	       10 / w["count"], 10 / w["print"] }' dec.txt
+	printf "reader: %.1f M records/s (target >= 20); printing: %.1f M records/s; profile: %.1f M records/s\n",
+	       10 / w["count"], 10 / w["print"], 10 / w["profile"] }' dec.txt
+"$tk" profile --no-index big.bin | head -3

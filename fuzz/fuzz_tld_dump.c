@@ -6,13 +6,16 @@
  * dump or rtrace magic and byte-order mark (so mutations reach the tables
  * and records quickly).  Every record is read to the end or to the error;
  * every byte a record points at is read, so the sanitizers see overreads;
- * values must fit their sizes and lie inside the input.
+ * values must fit their sizes and lie inside the input.  The same bytes
+ * then go through the "tld" trace source (tk_source, as every report
+ * tool reads them): events in record order, at most one closing gap.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracekit/error.h"
+#include "tracekit/source.h"
 #include "tracekit/tld_dump.h"
 
 static volatile unsigned sink;
@@ -63,6 +66,40 @@ static void run(const uint8_t *data, size_t len)
 	tk_tld_dump_free(d);
 }
 
+/* The trace source over the same bytes (read from memory, as from a
+ * stream). */
+static void run_source(const uint8_t *data, size_t len)
+{
+	const tk_source_format *fmt = tk_source_format_find("tld");
+	tk_input *in;
+	tk_source *src;
+	if (!fmt || tk_input_open_memory(data, len, "fuzz", NULL, &in) != 0)
+		return;
+	if (fmt->open_stream(in, NULL, 0, "fuzz", NULL, &src) != 0)
+		return;
+	tk_event ev;
+	uint64_t line = 0, gaps = 0;
+	int rc;
+	while ((rc = tk_source_next(src, &ev)) == 1) {
+		if (ev.kind == TK_EV_GAP) {
+			gaps++;
+			touch(ev.u.gap.msg, ev.u.gap.msg_len);
+			continue;
+		}
+		if ((ev.kind != TK_EV_CALL && ev.kind != TK_EV_RETURN) || gaps || ev.line != ++line)
+			abort();
+		touch(ev.u.func.name, ev.u.func.name_len);
+		for (uint32_t v = 0; v < ev.u.func.nvalues; v++) {
+			const tk_value *x = &ev.u.func.values[v];
+			touch(x->type, x->type_len);
+			touch(x->bytes, x->size);	/* a copy of data: ASan checks it */
+		}
+	}
+	if (rc != 0 || gaps > 1 || tk_source_next(src, &ev) != 0)
+		abort();
+	tk_source_free(src);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	if (len == 0)
@@ -72,6 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	len--;
 	if (mode < 2) {
 		run(data, len);
+		run_source(data, len);
 		return 0;
 	}
 	static const uint8_t dump[12] = {'T', 'K', 'T', 'L', 'D', 'U', 'M', 'P', 0x44, 0x33, 0x22, 0x11};
@@ -85,6 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	memcpy(buf, head, hlen);
 	memcpy(buf + hlen, data, len);
 	run(buf, hlen + len);
+	run_source(buf, hlen + len);
 	free(buf);
 	return 0;
 }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The trace linker (tracekit tld, tld-dump, tld-extract): unit tests of the
 # INI module, the configuration and code generator, the DWARF signatures
-# and the dump reader; end-to-end tests that build host and arm-none-eabi
+# and the dump reader, the dumps as a trace source; end-to-end tests that build host and arm-none-eabi
 # programs, trace-link them with each generator and check every line they
 # print or record (tests/tld/*.sh say how the expected output is made).
 
@@ -20,12 +20,17 @@ add_executable(test_tld_dump ${CMAKE_SOURCE_DIR}/tests/tld/test_tld_dump.c)
 target_link_libraries(test_tld_dump PRIVATE tracekit)
 add_test(NAME tld.dump COMMAND test_tld_dump)
 
+# The dumps as a trace source (format "tld"), and the call detector on them.
+add_executable(test_tld_source ${CMAKE_SOURCE_DIR}/tests/tld/test_tld_source.c)
+target_link_libraries(test_tld_source PRIVATE tracekit)
+add_test(NAME tld.source-unit COMMAND test_tld_source)
+
 # End to end (tests/tld/e2e.sh): host programs with each generator, the
 # options, the fixed rtems-tld bugs, and arm-none-eabi programs run by
 # `tracekit record` (skipped without the cross compiler).
 foreach(case printf printk printf-dwarf buffer buffer-dwarf buffer-options threads
              dwarf-types dwarf-errors libc posix shipped builtin options regressions bsp
-             arm-m3 arm-a5)
+             arm-m3 arm-a5 source)
   add_test(NAME tld.${case} COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tld/e2e.sh ${case})
   set_tests_properties(tld.${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
     ENVIRONMENT "TK_BIN=${TK_BIN};TK_SRC=${CMAKE_SOURCE_DIR}/tests/tld;TK_WORK=${TK_TLD_WORK}")

@@ -9,7 +9,7 @@
 #
 # Cases: printf printk printf-dwarf buffer buffer-dwarf buffer-options
 # threads dwarf-types dwarf-errors libc posix shipped builtin options
-# regressions arm-m3 arm-a5.  Exit 77 skips (no cross compiler).
+# regressions arm-m3 arm-a5 source.  Exit 77 skips (no cross compiler).
 set -u
 case=$1
 tk=${TK_BIN:?}
@@ -156,6 +156,16 @@ buffer | buffer-dwarf)
 	"$tk" tld-dump --image=app rtrace.bin > rtrace.txt 2> rtrace.err || { cat rtrace.err; fail "tld-dump rtrace.bin"; }
 	cmp -s dump.txt rtrace.txt || { diff dump.txt rtrace.txt | head; fail "rtrace save file decodes differently"; }
 	note "rtrace save file: the same $(grep -c '^L' rtrace.txt) records"
+	# As a trace source: addresses from --image, else a clear error.
+	"$tk" profile rtrace.bin > /dev/null 2> rp.err; [ $? = 1 ] || fail "rtrace source without --image: exit status"
+	grep -q "^rtrace.bin: error: an RTEMS \`rtrace save\` file names its functions but has no addresses: give the traced program with --image=ELF" rp.err ||
+		{ cat rp.err; fail "rtrace source without --image: message"; }
+	"$tk" profile --image=/bin/true rtrace.bin > /dev/null 2> rp.err; [ $? = 1 ] || fail "rtrace source with the wrong image: exit status"
+	grep -q "^rtrace.bin: error: function add (and 12 others) has no address in the file nor in the --image" rp.err ||
+		{ cat rp.err; fail "rtrace source with the wrong image: message"; }
+	"$tk" profile --image=app dump.bin > dp.txt || fail "profile dump.bin"
+	"$tk" profile --image=app rtrace.bin | cmp -s - dp.txt || fail "profile of the rtrace file differs from the dump's"
+	grep -q "^0x[0-9a-f]* *4 .* is_even$" dp.txt || { cat dp.txt; fail "profile: is_even"; }
 	"$tk" tld-dump rtrace.bin 2>&1 >/dev/null | grep -q "give the image" && fail "note shown without -v"
 	"$tk" tld-dump -v rtrace.bin 2>&1 >/dev/null | grep -q "an rtrace file has no addresses" || fail "no note about addresses"
 	# Without $RTLD_TRACE_FILE: rtld-trace.bin in the current directory
@@ -611,6 +621,141 @@ arm-m3 | arm-a5)
 	grep -q "^$first clk MW[0-9] $buf:" app.tarmac ||
 		fail "record 1's time $first is not the time of a write to 0x$buf"
 	note "tld-extract: the same calls, at the trace's times"
+	;;
+
+source)
+	# Trace-buffer dumps as a trace source: every report tool on the dump
+	# of tests/tld/prog/nest_*.c gives the calls the program makes.
+	for f in nest_main nest_a nest_b nest_c; do
+		$cc $cflags -c "$prog/$f.c" -o $f.o || fail "compiling $f.c"
+	done
+	cat > nest.ini <<'INI'
+[tracer]
+name = trace buffers as a source
+generator = trace-buffer-generator
+functions = nest-funcs
+trace = outer, inner, leaf
+options = nest-options
+include = rtld-base.ini, rtld-trace-buffer.ini
+define = "#define RTLD_TRACE_BUFFER_SIZE (1024 * 1024)"
+[nest-options]
+gen-enables = global-on
+gen-triggers = global-on
+[nest-funcs]
+header = '#include "nest.h"'
+signatures = nest-sigs
+[nest-sigs]
+outer = int, int
+inner = int, int
+leaf = int, int
+INI
+	tld -C nest.ini -f "-I$prog" -- -o nest nest_main.o nest_a.o nest_b.o nest_c.o -lpthread
+	RTLD_TRACE_FILE=one.bin ./nest 10 || fail "nest 10"
+	# Detected by its content, whatever its name; tracekit formats lists it.
+	cp one.bin one.txt
+	"$tk" formats | grep -q '^tld$' || fail "tracekit formats does not list tld"
+	"$tk" parse one.txt > parse.txt 2> parse.err || { cat parse.err; fail "parse"; }
+	[ ! -s parse.err ] || { cat parse.err; fail "parse complained"; }
+	# parse prints what tld-dump prints (contexts named threads).
+	"$tk" tld-dump one.bin | sed 's/ cpu=/ thread=/' | cmp -s - parse.txt ||
+		{ "$tk" tld-dump one.bin | diff - parse.txt | head; fail "parse differs from tld-dump"; }
+	[ "$(grep -c ' CALL ' parse.txt)" = 105 ] || fail "not 105 calls: $(grep -c ' CALL ' parse.txt)"
+	# profile: outer 10, inner 30, leaf 65 (60 + 5 from main), and the root.
+	"$tk" profile one.bin > prof.txt || fail "profile"
+	cnt() { awk -v f="$2" '$NF == f && NF == 4 { print $2 }' "$1"; }
+	[ "$(cnt prof.txt outer)" = 10 ] && [ "$(cnt prof.txt inner)" = 30 ] && [ "$(cnt prof.txt leaf)" = 65 ] ||
+		{ cat prof.txt; fail "profile counts"; }
+	# calltree: the root spans the whole trace; 10 outer, each with 3
+	# inner, each with 2 leaf; 5 leaf at the top.
+	"$tk" calltree one.bin > tree.txt || fail "calltree"
+	head -1 tree.txt | grep -q "^o t:[0-9]* l:1 pc:0x0 - t:[0-9]* l:210 pc:0x0 :$" || { head -1 tree.txt; fail "root line"; }
+	awk '/^o / { next } / o .* : / {
+		depth = index($0, "o") - 1; name = $NF
+		n[depth " " name]++
+	}
+	END {
+		if (n["4 outer"] != 10 || n["8 inner"] != 30 || n["12 leaf"] != 60 || n["4 leaf"] != 5 || length(n) != 4) {
+			for (k in n) print k, n[k]; exit 1
+		}
+	}' tree.txt || fail "call tree nesting"
+	# flamegraph: the stacks and their call counts (time: any).
+	"$tk" flamegraph one.bin > fg.txt || fail "flamegraph"
+	for st in '0x0;outer' '0x0;outer;inner' '0x0;outer;inner;leaf' '0x0;leaf'; do
+		grep -q "^$st [0-9]*$" fg.txt || { cat fg.txt; fail "no stack $st"; }
+	done
+	[ "$(wc -l < fg.txt)" -le 5 ] || { cat fg.txt; fail "unexpected stacks"; }
+	# callinfo: by name (the dump names its functions), one line a call.
+	"$tk" callinfo one.bin outer inner leaf > ci.txt || fail "callinfo"
+	[ "$(grep -c '^ - time: ' ci.txt)" = 105 ] || fail "callinfo: $(grep -c '^ - time: ' ci.txt) calls"
+	addr=$(awk '$NF == "leaf" { print $1 }' prof.txt)
+	[ "$("$tk" callinfo one.bin "$addr" | grep -c '^ - time: ')" = 65 ] || fail "callinfo by address"
+	"$tk" callinfo one.bin nosuch 2> e; [ $? = 2 ] && grep -q "nor a function the trace names" e || fail "callinfo: unknown name"
+	# The index: built, then read by the same tools with the same answers.
+	"$tk" index one.bin > idx.txt || fail "index"
+	grep -q "^format: *tld " idx.txt && grep -q "^function events: *210$" idx.txt && grep -q "^calls: *105$" idx.txt ||
+		{ cat idx.txt; fail "index summary"; }
+	"$tk" profile -v one.bin 2> v.err | cmp -s - prof.txt || fail "profile from the index differs"
+	grep -q "reusing index one.bin.index" v.err || { cat v.err; fail "the index was not read"; }
+	"$tk" calltree one.bin | cmp -s - tree.txt || fail "calltree from the index differs"
+	"$tk" flamegraph one.bin | cmp -s - fg.txt || fail "flamegraph from the index differs"
+	"$tk" callinfo one.bin outer inner leaf | cmp -s - ci.txt || fail "callinfo from the index differs"
+	note "one thread: parse, profile, calltree, flamegraph, callinfo, index agree with the program's 105 calls"
+
+	# Several threads: one call stack, one tree per thread.
+	RTLD_TRACE_FILE=three.bin ./nest 4 3 || fail "nest 4 3"
+	"$tk" profile three.bin > p3.txt || fail "profile (threads)"
+	[ "$(cnt p3.txt outer)" = 12 ] && [ "$(cnt p3.txt inner)" = 36 ] && [ "$(cnt p3.txt leaf)" = 77 ] ||
+		{ cat p3.txt; fail "profile counts (threads)"; }
+	"$tk" calltree three.bin > t3.txt || fail "calltree (threads)"
+	[ "$(grep -c '^thread[0-9]*:$' t3.txt)" = 4 ] || { head t3.txt; fail "not one tree per thread (main + 3)"; }
+	awk '/^thread/ { t = $0 } / : outer$/ { o[t]++ } END { n = 0; for (k in o) { n++; if (o[k] != 4) exit 1 } exit n != 3 }' t3.txt ||
+		fail "4 outer calls in each of 3 threads"
+	# The main thread records last (after the joins): thread 3.
+	"$tk" calltree --context=3 three.bin > t3m.txt || fail "calltree --context=3"
+	[ "$(grep -c ' : leaf$' t3m.txt)" = 5 ] && ! grep -q ' : outer$' t3m.txt || { cat t3m.txt; fail "the main thread's 5 leaf calls"; }
+	"$tk" index three.bin | grep -q "^format: *tld (calls,functions,contexts" || fail "index: contexts"
+	note "three threads: one tree per thread"
+
+	# A buffer that fills up: calls never returned, closed at the end, a
+	# gap and a warning.  1008 bytes hold 36 records of 28 bytes.
+	sed -i 's/(1024 \* 1024)/1008/' nest.ini
+	tld -C nest.ini -f "-I$prog" -- -o small nest_main.o nest_a.o nest_b.o nest_c.o -lpthread
+	RTLD_TRACE_FILE=full.bin ./small 10 || fail "small 10"
+	"$tk" tld-dump --info full.bin | grep -q "finished" || fail "the small buffer did not fill"
+	n=$("$tk" tld-dump --count full.bin | awk '{ print $2 }')
+	"$tk" parse full.bin > pf.txt 2> pf.err || fail "parse (full)"
+	grep -q "warning: the trace buffer filled up after record $n" pf.err || { cat pf.err; fail "no warning about the full buffer"; }
+	tail -1 pf.txt | grep -q "GAP kind=buffer full" || { tail -2 pf.txt; fail "no gap at the end"; }
+	"$tk" calltree full.bin > tf.txt 2>/dev/null || fail "calltree (full)"
+	last=$(awk '/ (CALL|RETURN) / { l = $1 } END { print substr(l, 2) }' pf.txt)
+	# The last outer call (open at the end) ends with the trace, with its callees.
+	tail -n +2 tf.txt | grep ' : outer$' | tail -1 | grep -q " l:$last pc:0x[0-9a-f]* : outer$" ||
+		{ tail -5 tf.txt; fail "the unreturned outer call is not closed at the end"; }
+	open=$(awk '/ CALL / { d++ } / RETURN / { d-- } END { print d }' pf.txt)
+	[ "$open" -ge 1 ] || fail "no call left open in the full buffer"
+	note "full buffer: $n records, $open calls open at the end, closed there"
+
+	# Damage: a truncated and a corrupted dump give the file and the byte
+	# offset, keep the records before it, and do not crash.
+	size=$(stat -c %s one.bin)
+	head -c $((size - 10)) one.bin > cut.bin
+	"$tk" profile cut.bin > pc.txt 2> pc.err || fail "profile of a truncated dump failed"
+	grep -q "^cut.bin: offset 0x$(printf %x $((size - 28))): warning: record 210: the file ends in its header (truncated: 5870 of 5880 buffer bytes present); the trace ends there (209 records before it are used)$" pc.err ||
+		{ cat pc.err; fail "truncated: message"; }
+	[ "$(cnt pc.txt leaf)" = 65 ] || { cat pc.txt; fail "truncated: the records before the damage"; }
+	cp one.bin bad.bin
+	# Record 50's offset: the buffer starts after the table; every record
+	# here is 28 bytes.
+	boff=$(( $(stat -c %s one.bin) - 210 * 28 ))
+	printf '\377\377' | dd of=bad.bin bs=1 seek=$((boff + 49 * 28)) conv=notrunc 2>/dev/null
+	"$tk" calltree bad.bin > tb.txt 2> tb.err || fail "calltree of a corrupt dump failed"
+	grep -q "^bad.bin: offset 0x$(printf %x $((boff + 49 * 28))): warning: record 50: function index 65535, the table has 3 functions" tb.err ||
+		{ cat tb.err; fail "corrupt: message"; }
+	"$tk" parse bad.bin 2>/dev/null | grep -c '^L' | grep -qx 50 || fail "corrupt: 49 records and a gap"
+	printf 'TKTLDUMP' > magic.bin
+	"$tk" profile magic.bin > /dev/null 2> m.err; [ $? = 1 ] || fail "a dump of 8 bytes: exit status"
+	grep -q "^magic.bin: error: byte offset" m.err || { cat m.err; fail "a dump of 8 bytes: message"; }
+	note "damage: file and byte offset named, records before it kept"
 	;;
 
 *)

@@ -112,6 +112,34 @@ static int cmp_hit(const void *a, const void *b)
 	return x->entry.pos < y->entry.pos ? -1 : x->entry.pos > y->entry.pos;
 }
 
+/* Without an image, a function-level trace (trace-linker dumps, ...)
+ * names its functions itself: the address of the first call of `name`
+ * (read without diagnostics: the real pass reports them).  0 or -1. */
+static int name_from_trace(tk_cli *cli, const char *name, uint64_t *addr)
+{
+	if (!cli->trace)
+		return -1;
+	tk_source_spec spec = cli->spec;
+	spec.diag = NULL;
+	tk_source *src;
+	if (tk_source_open(cli->trace, &spec, &src) < 0)
+		return -1;
+	tk_source_info si = {.size = sizeof si};
+	tk_source_get_info(src, &si);
+	int found = -1;
+	tk_event ev;
+	size_t n = strlen(name);
+	while ((si.caps & TK_CAP_FUNCS) && tk_source_next(src, &ev) > 0)
+		if (ev.kind == TK_EV_CALL && ev.u.func.name && ev.u.func.name_len == n &&
+		    !memcmp(ev.u.func.name, name, n)) {
+			*addr = ev.u.func.addr;
+			found = 0;
+			break;
+		}
+	tk_source_free(src);
+	return found;
+}
+
 /* An address argument: hex (0x...) or decimal, or a symbol name (*sym
  * set).  The Thumb bit of an address is cleared. */
 static int resolve(tk_cli *cli, const char *arg, uint64_t *addr, const tk_symbol **sym)
@@ -126,7 +154,10 @@ static int resolve(tk_cli *cli, const char *arg, uint64_t *addr, const tk_symbol
 		return 0;
 	}
 	if (!cli->symtab) {
-		tk_cli_error(cli, "'%s' is not an address (symbol names need --image)", arg);
+		if (name_from_trace(cli, arg, addr) == 0)
+			return 0;
+		tk_cli_error(cli, "'%s' is not an address, nor a function the trace names "
+			     "(symbol names need --image)", arg);
 		return -1;
 	}
 	const tk_symbol *s = tk_symtab_find(cli->symtab, arg);

@@ -78,6 +78,25 @@ static void put_byte(FILE *fp, uint8_t v, uint8_t state)
 		fputs(state == TK_BYTE_NONE ? "--" : "??", fp);
 }
 
+/* A function event's arguments (or return value), one line each, as the
+ * trace linker's printf generator prints them: " %2d] TYPE(SIZE) = BYTES"
+ * (" rt] ..." for the return value), bytes in memory order. */
+static void print_values(FILE *fp, const tk_event *ev)
+{
+	const tk_func_event *fe = &ev->u.func;
+	for (uint32_t i = 0; i < fe->nvalues; i++) {
+		const tk_value *v = &fe->values[i];
+		if (ev->kind == TK_EV_RETURN)
+			fputs(" rt] ", fp);
+		else
+			fprintf(fp, " %2u] ", i + 1);
+		fprintf(fp, "%.*s(%u) = ", (int)v->type_len, v->type, v->size);
+		for (uint32_t b = 0; b < v->size; b++)
+			fprintf(fp, "%02x", v->bytes[b]);
+		putc('\n', fp);
+	}
+}
+
 static void print_event(FILE *fp, const tk_event *ev, const char *context_name)
 {
 	fprintf(fp, "L%llu t=%llu", (unsigned long long)ev->line, (unsigned long long)ev->time);
@@ -150,6 +169,8 @@ static void print_event(FILE *fp, const tk_event *ev, const char *context_name)
 		break;
 	}
 	putc('\n', fp);
+	if (ev->kind == TK_EV_CALL || ev->kind == TK_EV_RETURN)
+		print_values(fp, ev);
 }
 
 int tk_cmd_parse(int argc, char **argv)
