@@ -69,7 +69,9 @@ static bool wanted(Elf *elf, const GElf_Sym *s, const char *name, tk_sym_kind *k
 		*kind = TK_SYM_FUNC;
 		return true;
 	}
-	if (type == STT_OBJECT || type == STT_TLS) {
+	/* A TLS symbol's value is an offset in each thread's block, not an
+	 * address: it would name whatever lives at 0 + offset. */
+	if (type == STT_OBJECT) {
 		*kind = TK_SYM_OBJECT;
 		return true;
 	}

@@ -110,13 +110,23 @@ int tk_cmd_index(int argc, char **argv)
 	if (in.contexts > 1)
 		printf("contexts:          %u (%ss)\n", in.contexts, in.context_name);
 	printf("calls:             %llu\n", (unsigned long long)in.calls);
-	printf("registers seen:    %u\n", in.regs_seen);
-	printf("register updates:  %llu\n", (unsigned long long)in.reg_updates);
-	printf("memory accesses:   %llu\n", (unsigned long long)in.mem_accesses);
-	printf("memory bytes known: %llu of %llu touched\n", (unsigned long long)in.mem_bytes_known,
-	       (unsigned long long)in.mem_bytes_touched);
-	printf("semihosting calls: %llu\n", (unsigned long long)in.semihosting_calls);
-	printf("byte order:        %s\n", in.big_endian ? "big-endian (--bi)" : "little-endian (--li)");
+	/* What the source cannot tell is not listed as zero. */
+	bool tarmac = in.format && !strcmp(in.format, "tarmac");
+	if (in.caps & TK_CAP_REGS) {
+		printf("registers seen:    %u\n", in.regs_seen);
+		printf("register updates:  %llu\n", (unsigned long long)in.reg_updates);
+	}
+	if (in.caps & TK_CAP_MEM)
+		printf("memory accesses:   %llu\n", (unsigned long long)in.mem_accesses);
+	if (in.caps & TK_CAP_MEM_VALUES)
+		printf("memory bytes known: %llu of %llu touched\n",
+		       (unsigned long long)in.mem_bytes_known,
+		       (unsigned long long)in.mem_bytes_touched);
+	if (tarmac)
+		printf("semihosting calls: %llu\n", (unsigned long long)in.semihosting_calls);
+	if (in.caps & (TK_CAP_INSNS | TK_CAP_MEM))
+		printf("byte order:        %s%s\n", in.big_endian ? "big-endian" : "little-endian",
+		       !tarmac ? "" : in.big_endian ? " (--bi)" : " (--li)");
 	printf("build time:        %llu ms\n", (unsigned long long)in.build_ms);
 	printf("open time:         %.1f ms\n", t1 - t0);
 	if (cli.verbose) {
