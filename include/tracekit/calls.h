@@ -235,6 +235,65 @@ int tk_calltree_keep_context(tk_calltree *t, uint32_t context);
 int tk_calltree_replay(const tk_calltree *t, const tk_calls_sink *sink);
 
 /*
+ * Walking a call tree
+ * -------------------
+ * A tree of any size read one node at a time, in preorder (nodes numbered
+ * from 0: the n-th node returned is node n), without holding it in
+ * memory: from an index (tk_index_calls_walk in index.h) or from a spill
+ * (below).  The links of each tk_call are node numbers, as in a tk_calltree.
+ */
+typedef struct tk_callwalk tk_callwalk;
+
+/* The next node: 1 and *out, 0 after the last.  Errors: TK_ERR_IO,
+ * TK_ERR_NOMEM, TK_ERR_CORRUPT. */
+int tk_callwalk_next(tk_callwalk *w, tk_call *out);
+
+/* Nodes in all (roots included) and roots (contexts). */
+uint32_t tk_callwalk_count(const tk_callwalk *w);
+uint32_t tk_callwalk_roots(const tk_callwalk *w);
+
+/* Before the first tk_callwalk_next: keep only one context's root and its
+ * subtree, renumbered from 0 (as tk_calltree_keep_context).
+ * Errors: TK_ERR_NOTFOUND (no such context: the walk is unchanged),
+ * TK_ERR_INVAL (nodes were already read), TK_ERR_IO. */
+int tk_callwalk_keep_context(tk_callwalk *w, uint32_t context);
+
+void tk_callwalk_free(tk_callwalk *w);
+
+/* A walk over an in-memory tree (which must outlive it).
+ * Errors: TK_ERR_NOMEM. */
+int tk_calltree_walk(const tk_calltree *t, tk_callwalk **out);
+
+/*
+ * The call spill: a sink (tk_calls_opts.sink) that writes each confirmed
+ * call to a temporary file as it is confirmed, in a compact record (about
+ * 40 bytes, deltas of positions, lines, offsets, times and pcs), so the
+ * detector's output never sits in memory.  After tk_calls_finish, the
+ * tree is read back in preorder through a tk_callwalk: the confirmation
+ * order (each call after its callees) is turned into preorder by one pass
+ * backwards over the file and an external sort, in a few MB of memory
+ * whatever the number of calls.  Memory grows only with the depth of the
+ * tree and the number of contexts.
+ */
+typedef struct tk_callspill tk_callspill;
+
+/* Errors: TK_ERR_NOMEM.  *sink receives the callbacks to give the
+ * detector. */
+int tk_callspill_new(tk_callspill **out, tk_calls_sink *sink);
+
+/* Calls confirmed so far (roots included). */
+uint64_t tk_callspill_count(const tk_callspill *s);
+
+/* After the detector's finish: the tree.  The walk owns what it reads; the
+ * spill can be freed at once.  A spill that received no root gives an
+ * empty walk.  Errors: TK_ERR_IO, TK_ERR_NOMEM, TK_ERR_UNSUPPORTED (more
+ * than 2^32 - 1 nodes), TK_ERR_CORRUPT (the callbacks were not used as the
+ * detector uses them). */
+int tk_callspill_walk(tk_callspill *s, tk_callwalk **out);
+
+void tk_callspill_free(tk_callspill *s);
+
+/*
  * Call-stack profiles: a sink that folds the calls into a tree of distinct
  * call stacks as they are confirmed (what flame graphs draw), so memory is
  * the number of distinct stacks, not of calls.

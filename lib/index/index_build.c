@@ -56,6 +56,7 @@ typedef struct ixb {
 
 	tk_ixmem *mem;
 	tk_calls *calls;
+	tk_callspill *spill;	/* the detector's output, in a temporary file */
 	tk_namemap names;	/* function names from the trace */
 
 	uint64_t lines, reg_updates, mem_accesses, semihost, regseen[3];
@@ -379,8 +380,11 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	uint64_t t0 = now_ms();
 	ixb *b = calloc(1, sizeof *b);
 	int err = 0;
-	tk_calltree *tree = NULL;
+	tk_callwalk *walk = NULL;
 	tk_prefetch *pf = NULL;
+	uint64_t ncalls = 0;
+	uint32_t nroots = 0;
+	tk_calls_sink sink;
 	if (!b) {
 		tk_ixw_abort(w);
 		return TK_ERR_NOMEM;
@@ -401,7 +405,9 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 		copts.debug = locked_calls_debug;
 		copts.debug_ctx = (void *)opts;
 	}
-	if (!b->rv || !b->rk || tk_ixmem_new(&b->mem) || tk_calls_new(&copts, &b->calls)) {
+	copts.sink = &sink;
+	if (!b->rv || !b->rk || tk_ixmem_new(&b->mem) || tk_callspill_new(&b->spill, &sink) ||
+	    tk_calls_new(&copts, &b->calls)) {
 		err = TK_ERR_NOMEM;
 		goto out;
 	}
@@ -486,7 +492,8 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	}
 	if ((err = tk_ixmem_write(b->mem, w)))
 		goto out;
-	if ((err = tk_calls_finish(b->calls, &tree)) || (err = tk_idx_calls_write(w, tree)))
+	if ((err = tk_calls_finish(b->calls, NULL)) || (err = tk_callspill_walk(b->spill, &walk)) ||
+	    (err = tk_idx_calls_write(w, walk, &ncalls, &nroots)))
 		goto out;
 
 	if ((err = tk_idx_names_write(w, &b->names)))
@@ -518,7 +525,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	}
 	tk_put64(hdr + TK_H_LINES, b->lines);
 	tk_put64(hdr + TK_H_INSNS, b->ninsn);
-	tk_put64(hdr + TK_H_CALLS, tree->count - tree->nroots);
+	tk_put64(hdr + TK_H_CALLS, ncalls - nroots);
 	tk_put64(hdr + TK_H_REG_UPDATES, b->reg_updates);
 	tk_put64(hdr + TK_H_MEM_ACCESSES, b->mem_accesses);
 	tk_put64(hdr + TK_H_MEM_TOUCHED, touched);
@@ -544,8 +551,9 @@ out:
 	tk_prefetch_stop(pf);
 	if (w)
 		tk_ixw_abort(w);
-	tk_calltree_free(tree);
+	tk_callwalk_free(walk);
 	tk_calls_free(b->calls);
+	tk_callspill_free(b->spill);
 	tk_namemap_fini(&b->names);
 	tk_ixmem_free(b->mem);
 	tk_spill_free(&b->dir);

@@ -172,7 +172,8 @@ static int check(tk_index *idx)
 	int err = tk_idx_names_decode(idx, sec[TK_SEC_NAMES], len[TK_SEC_NAMES]);
 	if (err)
 		return err;
-	return tk_idx_calls_decode(idx, sec[TK_SEC_CALLS], len[TK_SEC_CALLS]);
+	return tk_idx_calls_decode(idx, sec[TK_SEC_CALLS], len[TK_SEC_CALLS], sec[TK_SEC_CALLDIR],
+				   len[TK_SEC_CALLDIR]);
 }
 
 /* Load from an open descriptor (closed here in all cases). */
@@ -235,8 +236,8 @@ void tk_index_free(tk_index *idx)
 		return;
 	if (idx->owns_map && idx->map)
 		munmap((void *)idx->map, idx->map_size);
-	free(idx->tree.calls);
-	free(idx->callpos);
+	free(idx->roots);
+	free(idx->root_nodes);
 	free(idx->trace_path);
 	free(idx->format);
 	free(idx->options);
@@ -281,7 +282,7 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info)
 	info->trace_size = idx->trace_size;
 	info->lines = idx->lines;
 	info->instructions = idx->ninsn;
-	info->calls = idx->tree.count - idx->tree.nroots;
+	info->calls = idx->ncalls - idx->nroots;
 	info->reg_updates = idx->reg_updates;
 	info->mem_accesses = idx->mem_accesses;
 	for (int i = 0; i < 3; i++)
@@ -298,7 +299,7 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info)
 	info->time_unit = (tk_time_unit)idx->time_unit;
 	info->isa = (tk_isa)idx->isa;
 	info->func_steps = idx->flags & TK_HF_FUNC_STEPS;
-	info->contexts = idx->tree.nroots;
+	info->contexts = idx->nroots;
 	return 0;
 }
 

@@ -49,8 +49,9 @@ int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out);
 /* Remove the temporary file and free the writer. */
 void tk_ixw_abort(tk_ixw *w);
 
-/* Write the CALLS section (index_calls.c). */
-int tk_idx_calls_write(tk_ixw *w, const tk_calltree *t);
+/* Write the CALLS and CALLDIR sections from a walk of the tree (read to
+ * its end); *ncalls and *nroots receive its size (index_calls.c). */
+int tk_idx_calls_write(tk_ixw *w, tk_callwalk *walk, uint64_t *ncalls, uint32_t *nroots);
 
 typedef struct tk_spill {
 	uint8_t *buf;

@@ -127,7 +127,6 @@ int tk_cmd_callinfo(int argc, char **argv)
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	struct callinfo ci = {.ntargets = cli.nargs};
 	tk_calls_sink sink = {&ci, confirm, join, finish};
-	tk_calltree *unused;
 	int status = TK_EXIT_FAIL;
 	FILE *fp = NULL;
 	if (tk_cli_load_image(&cli))
@@ -141,7 +140,7 @@ int tk_cmd_callinfo(int argc, char **argv)
 			status = TK_EXIT_USAGE;
 			goto out;
 		}
-	tk_status st = tk_cli_run_calls(&cli, &sink, &unused);
+	tk_status st = tk_cli_run_calls(&cli, &sink, NULL);
 	if (st != TK_ST_OK) {
 		status = tk_cli_exit(st);
 		goto out;

@@ -58,7 +58,7 @@ int tk_cmd_calltree(int argc, char **argv)
 {
 	tk_cli cli;
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
-	tk_calltree *t = NULL;
+	tk_callwalk *t = NULL;
 	FILE *fp;
 	int status = TK_EXIT_FAIL;
 	tk_status st = tk_cli_load_image(&cli);
@@ -78,10 +78,12 @@ int tk_cmd_calltree(int argc, char **argv)
 		goto out;
 	}
 	/* Calls are numbered in preorder: printing them in order is a walk. */
-	for (uint32_t i = 0; i < t->count; i++) {
-		const tk_call *c = &t->calls[i];
+	bool several = tk_callwalk_roots(t) > 1;
+	tk_call node, *c = &node;
+	int rc;
+	while ((rc = tk_callwalk_next(t, c)) > 0) {
 		int indent = 4 * (int)c->depth;
-		if (!c->depth && t->nroots > 1)
+		if (!c->depth && several)
 			fprintf(fp, "%s%u:\n", cli.tinfo.context_name, c->context);
 		if (c->depth) {
 			fprintf(fp, "%*s- ", indent - 2, "");
@@ -93,10 +95,14 @@ int tk_cmd_calltree(int argc, char **argv)
 		const char *name = tk_cli_symbol_name(&cli, c->entry.pc);
 		fprintf(fp, " :%s%s\n", name ? " " : "", name ? name : "");
 	}
-	if (tk_cli_close_output(&cli, fp) == 0)
+	if (rc < 0) {
+		tk_cli_error(&cli, "%s: %s", cli.trace, tk_strerror(rc));
+		tk_cli_discard_output(&cli, fp);
+	} else if (tk_cli_close_output(&cli, fp) == 0) {
 		status = TK_EXIT_OK;
+	}
 out:
-	tk_calltree_free(t);
+	tk_callwalk_free(t);
 	tk_symtab_free(cli.symtab);
 	return status;
 }

@@ -189,12 +189,11 @@ int tk_cmd_flamegraph(int argc, char **argv)
 	int status = TK_EXIT_FAIL;
 	char **names = NULL;
 	uint32_t nframes = 0;
-	tk_calltree *unused;
 	if (tk_cli_load_image(&cli))
 		goto out;
 	if (tk_callstacks_new(&cs, &sink) < 0)
 		goto nomem;
-	tk_status st = tk_cli_run_calls(&cli, &sink, &unused);
+	tk_status st = tk_cli_run_calls(&cli, &sink, NULL);
 	if (st != TK_ST_OK) {
 		status = tk_cli_exit(st);
 		goto out;

@@ -130,11 +130,10 @@ int tk_cmd_profile(int argc, char **argv)
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	struct profile p = {0};
 	tk_calls_sink sink = {&p, confirm, join, finish};
-	tk_calltree *unused;
 	int status = TK_EXIT_FAIL;
 	tk_status st = tk_cli_load_image(&cli);
 	if (st == TK_ST_OK)
-		st = tk_cli_run_calls(&cli, &sink, &unused);
+		st = tk_cli_run_calls(&cli, &sink, NULL);
 	if (st != TK_ST_OK) {
 		status = tk_cli_exit(st);
 		goto out;
