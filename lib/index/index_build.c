@@ -19,10 +19,9 @@
 
 #include "tracekit/namemap.h"
 #include "arch/arch.h"
+#include "index_blocks.h"
 #include "index_build.h"
 #include "tracekit/calls.h"
-
-#define POSREC_MAX 96	/* bytes one position record can take */
 
 typedef struct ixb {
 	tk_ixw *w;
@@ -31,28 +30,9 @@ typedef struct ixb {
 	bool big_endian;
 
 	bool func_steps;	/* positions are function events (no instructions) */
-	uint64_t ninsn;		/* steps seen */
-	uint64_t pos;		/* position events are attributed to */
-
-	/* the block being built */
-	uint64_t blk_first;
-	uint32_t blk_n;
-	uint8_t posbuf[TK_BLOCK_INSNS * POSREC_MAX];
-	size_t poslen;
-	uint8_t *ck, *log;
-	size_t cklen, ckcap, loglen, logcap;
-	uint64_t log_prevpos;
-	uint64_t blk_line, blk_offset, blk_time, maxtime;
-	uint64_t regmask[3];
-	uint8_t bloom[TK_BLOOM_BYTES];
-	uint64_t prev_line, prev_offset, prev_time, prev_pc;
-	uint32_t prev_context;
-	uint64_t data_off;	/* offset of the block in BLOCKS */
+	tk_blockenc enc;	/* positions, register checkpoints and logs */
+	uint64_t data_off;	/* offset of the next block in BLOCKS */
 	tk_spill dir, blooms;
-
-	/* the register file now */
-	uint8_t *rv, *rk;
-	uint64_t present[3];
 
 	tk_ixmem *mem;
 	tk_calls *calls;
@@ -63,94 +43,22 @@ typedef struct ixb {
 } ixb;
 
 static inline void bit_set(uint64_t *m, unsigned i) { m[i >> 6] |= 1ull << (i & 63); }
-static inline bool bit_get(const uint64_t *m, unsigned i) { return m[i >> 6] >> (i & 63) & 1; }
 
-static int reserve(uint8_t **buf, size_t *cap, size_t need)
+/* A finished block: to the file, its directory entry and pc filter aside. */
+static int block_done(void *ctx, const uint8_t *const parts[3], const size_t lens[3],
+		      uint8_t dirent[TK_DIR_SIZE], const uint8_t bloom[TK_BLOOM_BYTES])
 {
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 4096;
-	while (c < need)
-		c *= 2;
-	uint8_t *b = realloc(*buf, c);
-	if (!b)
-		return TK_ERR_NOMEM;
-	*buf = b;
-	*cap = c;
-	return 0;
-}
-
-/* Checkpoint of the register file, for the block starting now. */
-static int checkpoint(ixb *b)
-{
-	size_t need = 24;
-	for (unsigned r = 0; r < TK_REG_COUNT; r++)
-		if (bit_get(b->present, r))
-			need += 3 + tk_reg_size((tk_reg)r) * 2;
-	if (reserve(&b->ck, &b->ckcap, need))
-		return TK_ERR_NOMEM;
-	uint8_t *p = b->ck;
-	for (int i = 0; i < 3; i++)
-		tk_put64(p + 8 * i, b->present[i]);
-	size_t n = 24;
-	for (unsigned r = 0; r < TK_REG_COUNT; r++) {
-		if (!bit_get(b->present, r))
-			continue;
-		unsigned size = tk_reg_size((tk_reg)r), base = tk_idx_reg_base((tk_reg)r);
-		n += tk_putv(p + n, size);
-		uint8_t *mask = p + n;
-		memset(mask, 0, (size + 7) / 8);
-		n += (size + 7) / 8;
-		for (unsigned i = 0; i < size; i++)
-			if (b->rk[base + i]) {
-				mask[i >> 3] |= (uint8_t)(1u << (i & 7));
-				p[n++] = b->rv[base + i];
-			}
-	}
-	b->cklen = n;
-	return 0;
-}
-
-static void start_block(ixb *b)
-{
-	b->blk_first = b->ninsn;
-	b->blk_n = 0;
-	b->poslen = 0;
-	b->loglen = 0;
-	b->log_prevpos = b->ninsn;
-	memset(b->regmask, 0, sizeof b->regmask);
-	memset(b->bloom, 0, sizeof b->bloom);
-}
-
-static int end_block(ixb *b)
-{
-	if (!b->blk_n)
-		return 0;
-	if (b->loglen > UINT32_MAX || b->cklen > UINT32_MAX)
-		return TK_ERR_UNSUPPORTED;	/* > 4 GB of register lines in 512 instructions */
-	int err = tk_ixw_write(b->w, b->posbuf, b->poslen);
-	if (!err)
-		err = tk_ixw_write(b->w, b->ck, b->cklen);
-	if (!err)
-		err = tk_ixw_write(b->w, b->log, b->loglen);
+	ixb *b = ctx;
+	int err = 0;
+	for (int i = 0; i < 3 && !err; i++)
+		err = tk_ixw_write(b->w, parts[i], lens[i]);
 	if (err)
 		return err;
-	uint8_t e[TK_DIR_SIZE];
-	tk_put64(e + TK_DIR_DATA, b->data_off);
-	tk_put32(e + TK_DIR_POSLEN, (uint32_t)b->poslen);
-	tk_put32(e + TK_DIR_CKPTLEN, (uint32_t)b->cklen);
-	tk_put32(e + TK_DIR_LOGLEN, (uint32_t)b->loglen);
-	tk_put32(e + TK_DIR_NINSN, b->blk_n);
-	tk_put64(e + TK_DIR_LINE, b->blk_line);
-	tk_put64(e + TK_DIR_OFFSET, b->blk_offset);
-	tk_put64(e + TK_DIR_TIME, b->blk_time);
-	tk_put64(e + TK_DIR_MAXTIME, b->maxtime);
-	for (int i = 0; i < 3; i++)
-		tk_put64(e + TK_DIR_REGMASK + 8 * i, b->regmask[i]);
-	b->data_off += b->poslen + b->cklen + b->loglen;
-	err = tk_spill_write(&b->dir, e, sizeof e);
+	tk_put64(dirent + TK_DIR_DATA, b->data_off);
+	b->data_off += lens[0] + lens[1] + lens[2];
+	err = tk_spill_write(&b->dir, dirent, TK_DIR_SIZE);
 	if (!err)
-		err = tk_spill_write(&b->blooms, b->bloom, sizeof b->bloom);
+		err = tk_spill_write(&b->blooms, bloom, TK_BLOOM_BYTES);
 	return err;
 }
 
@@ -162,9 +70,9 @@ static bool sh_reg(void *ctx, tk_reg reg, unsigned n, uint64_t *value)
 	unsigned base = tk_idx_reg_base(reg);
 	uint64_t v = 0;
 	for (unsigned i = 0; i < n; i++) {
-		if (!b->rk[base + i])
+		if (!b->enc.rk[base + i])
 			return false;
-		v |= (uint64_t)b->rv[base + i] << (8 * i);
+		v |= (uint64_t)b->enc.rv[base + i] << (8 * i);
 	}
 	*value = v;
 	return true;
@@ -190,76 +98,21 @@ static bool sh_word(void *ctx, uint64_t addr, unsigned n, uint64_t *value)
  * then describes the function's address). */
 static int on_step(ixb *b, const tk_event *ev, const tk_insn *in, unsigned step_kind)
 {
-	int err;
-	if (b->ninsn && b->ninsn % TK_BLOCK_INSNS == 0) {
-		if ((err = end_block(b)))
-			return err;
-		start_block(b);
-		if ((err = checkpoint(b)))
-			return err;
-	}
-	if (b->blk_n == 0) {
-		b->blk_line = b->prev_line = ev->line;
-		b->blk_offset = b->prev_offset = ev->offset;
-		b->blk_time = b->prev_time = ev->time;
-		b->prev_pc = 0;
-		b->prev_context = 0;
-	}
-	b->pos = b->ninsn++;
-	b->blk_n++;
-	if (b->pos == 0 || ev->time > b->maxtime)
-		b->maxtime = ev->time;
-
-	uint8_t *p = b->posbuf + b->poslen;
-	size_t n = 0;
-	unsigned wcode = in->width == 0 ? 0 : in->width == 2 ? 1 : in->width == 4 ? 2 : 3;
-	/* The encoding as a varint when its bytes are what the width and the
-	 * ISA's order imply (every Arm instruction), else the bytes themselves. */
-	bool varint_enc = in->nbytes && in->nbytes == in->width && in->nbytes <= 8;
-	uint8_t ext = (uint8_t)(step_kind | (unsigned)in->branch << TK_PX_BRANCH_SHIFT);
-	if (ev->context != b->prev_context)
-		ext |= TK_PX_CONTEXT;
-	if (in->nbytes && !varint_enc)
-		ext |= TK_PX_RAWBYTES;
-	p[n++] = (uint8_t)((in->isa & TK_PF_ISA_MASK) | (in->executed ? TK_PF_EXECUTED : 0) |
-			   wcode << TK_PF_WIDTH_SHIFT | (varint_enc ? TK_PF_ENCODING : 0) |
-			   (ext ? TK_PF_EXT : 0));
-	if (wcode == 3)
-		p[n++] = in->width;
-	if (ext)
-		p[n++] = ext;
-	if (ext & TK_PX_CONTEXT)
-		n += tk_putv(p + n, ev->context);
-	b->prev_context = ev->context;
-	n += tk_putv(p + n, ev->line - b->prev_line);
-	n += tk_putv(p + n, ev->offset - b->prev_offset);
-	n += tk_putv(p + n, tk_zigzag((int64_t)(ev->time - b->prev_time)));
-	n += tk_putv(p + n, tk_zigzag((int64_t)(in->pc - b->prev_pc)));
-	if (varint_enc) {
-		n += tk_putv(p + n, tk_insn_encoding(in));
-	} else if (in->nbytes) {
-		p[n++] = in->nbytes;
-		memcpy(p + n, in->bytes, in->nbytes);
-		n += in->nbytes;
-	}
-	b->poslen += n;
-	b->prev_line = ev->line;
-	b->prev_offset = ev->offset;
-	b->prev_time = ev->time;
-	b->prev_pc = in->pc;
-
-	unsigned x, y;
-	tk_bloom_bits(in->pc, &x, &y);
-	b->bloom[x >> 3] |= (uint8_t)(1u << (x & 7));
-	b->bloom[y >> 3] |= (uint8_t)(1u << (y & 7));
-
+	tk_idx_step s = {.line = ev->line, .offset = ev->offset, .time = ev->time, .pc = in->pc,
+			 .context = ev->context, .isa = (uint8_t)in->isa, .width = in->width,
+			 .kind = (uint8_t)step_kind, .branch = (uint8_t)in->branch,
+			 .nbytes = in->nbytes, .executed = in->executed};
+	memcpy(s.bytes, in->bytes, sizeof s.bytes);
+	int err = tk_blockenc_step(&b->enc, &s);
+	if (err)
+		return err;
 	const tk_arch *arch = step_kind == 0 ? tk_arch_of(in->isa) : NULL;
 	if (arch && arch->is_trap(in)) {
 		tk_arch_env env = {sh_reg, sh_word, b};
 		uint64_t addr, len;
 		b->semihost++;
 		if (arch->hidden_writes(in, &env, &addr, &len) == 1)
-			return tk_ixmem_unknown(b->mem, b->pos, addr, len);
+			return tk_ixmem_unknown(b->mem, b->enc.pos, addr, len);
 	}
 	return 0;
 }
@@ -274,58 +127,11 @@ static int on_reg(ixb *b, const tk_event *ev)
 	if (!len || off + len > size)
 		return 0;
 	b->reg_updates++;
-	bool allset = true, any = false, anyknown = false;
-	for (unsigned i = 0; i < len; i++) {
-		unsigned s = u->state ? u->state[i] : TK_BYTE_SET;
-		allset &= s == TK_BYTE_SET;
-		any |= s != TK_BYTE_NONE;
-	}
-	if (!any)
-		return 0;
-	if (reserve(&b->log, &b->logcap, b->loglen + 32 + 2 * (size_t)len))
-		return TK_ERR_NOMEM;
-	uint8_t *p = b->log + b->loglen;
-	size_t n = 0;
-	n += tk_putv(p + n, b->pos - b->log_prevpos);
-	b->log_prevpos = b->pos;
-	n += tk_putv(p + n, reg);
-	p[n++] = (uint8_t)off;
-	n += tk_putv(p + n, len);
-	uint8_t flags = allset ? TK_RF_ALLSET : 0;
-	if (allset && len <= 8)
-		flags |= TK_RF_VARINT;
-	p[n++] = flags;
-	if (!allset) {
-		memset(p + n, 0, (len + 3) / 4);
-		for (unsigned i = 0; i < len; i++)
-			p[n + i / 4] |= (uint8_t)((u->state[i] & 3) << (2 * (i & 3)));
-		n += (len + 3) / 4;
-	}
-	unsigned base = tk_idx_reg_base(reg) + off;
-	if (flags & TK_RF_VARINT) {
-		uint64_t v = 0;
-		for (unsigned i = 0; i < len; i++)
-			v |= (uint64_t)u->value[i] << (8 * i);
-		n += tk_putv(p + n, v);
-	}
-	for (unsigned i = 0; i < len; i++) {
-		unsigned s = u->state ? u->state[i] : TK_BYTE_SET;
-		if (s == TK_BYTE_SET) {
-			if (!(flags & TK_RF_VARINT))
-				p[n++] = u->value[i];
-			b->rv[base + i] = u->value[i];
-			b->rk[base + i] = 1;
-			anyknown = true;
-		} else if (s == TK_BYTE_UNKNOWN) {
-			b->rk[base + i] = 0;
-		}
-	}
-	b->loglen += n;
-	bit_set(b->regmask, reg);
-	bit_set(b->regseen, reg);
-	if (anyknown)
-		bit_set(b->present, reg);
-	return 0;
+	tk_idx_regup r = {reg, off, len, u->value, u->state};
+	int rc = tk_blockenc_reg(&b->enc, &r);
+	if (rc > 0)
+		bit_set(b->regseen, reg);
+	return rc < 0 ? rc : 0;
 }
 
 static void progress(ixb *b, uint64_t done, uint64_t total)
@@ -396,8 +202,6 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	tk_source_get_info(src, &si);
 	b->big_endian = si.big_endian;
 	b->func_steps = tk_source_info_func_steps(&si);
-	b->rv = calloc(1, tk_idx_regfile_bytes());
-	b->rk = calloc(1, tk_idx_regfile_bytes());
 	tk_calls_opts copts;
 	tk_calls_opts_init(&copts);
 	copts.steps = b->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
@@ -406,7 +210,8 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 		copts.debug_ctx = (void *)opts;
 	}
 	copts.sink = &sink;
-	if (!b->rv || !b->rk || tk_ixmem_new(&b->mem) || tk_callspill_new(&b->spill, &sink) ||
+	if (tk_blockenc_init(&b->enc, block_done, b) || tk_ixmem_new(&b->mem) ||
+	    tk_callspill_new(&b->spill, &sink) ||
 	    tk_calls_new(&copts, &b->calls)) {
 		err = TK_ERR_NOMEM;
 		goto out;
@@ -426,9 +231,6 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	    (err = tk_ixw_write(w, tpath, strlen(tpath))) || (err = tk_ixw_end(w)))
 		goto out;
 	if ((err = tk_ixw_begin(w, TK_SEC_BLOCKS)))
-		goto out;
-	start_block(b);
-	if ((err = checkpoint(b)))
 		goto out;
 
 	tk_event ev;
@@ -457,7 +259,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 			break;
 		case TK_EV_MEM:
 			b->mem_accesses++;
-			err = tk_ixmem_access(b->mem, b->pos, &ev.u.mem);
+			err = tk_ixmem_access(b->mem, b->enc.pos, &ev.u.mem);
 			break;
 		default:
 			break;
@@ -477,7 +279,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 		goto out;
 	}
 	progress(b, tk_source_pos(src), tk_source_size(src));
-	if ((err = end_block(b)) || (err = tk_ixw_end(w)))
+	if ((err = tk_blockenc_flush(&b->enc)) || (err = tk_ixw_end(w)))
 		goto out;
 	if ((err = copy_spill(w, TK_SEC_BLOCKDIR, &b->dir)) ||
 	    (err = copy_spill(w, TK_SEC_PCBLOOM, &b->blooms)))
@@ -524,7 +326,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 							 (uint64_t)st.st_ctim.tv_nsec);
 	}
 	tk_put64(hdr + TK_H_LINES, b->lines);
-	tk_put64(hdr + TK_H_INSNS, b->ninsn);
+	tk_put64(hdr + TK_H_INSNS, b->enc.ninsn);
 	tk_put64(hdr + TK_H_CALLS, ncalls - nroots);
 	tk_put64(hdr + TK_H_REG_UPDATES, b->reg_updates);
 	tk_put64(hdr + TK_H_MEM_ACCESSES, b->mem_accesses);
@@ -543,7 +345,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	if (!err && opts->log) {
 		char msg[160];
 		snprintf(msg, sizeof msg, "indexed %llu lines, %llu instructions in %llu ms",
-			 (unsigned long long)b->lines, (unsigned long long)b->ninsn,
+			 (unsigned long long)b->lines, (unsigned long long)b->enc.ninsn,
 			 (unsigned long long)(now_ms() - t0));
 		log_msg(opts, TK_INDEX_LOG_DETAIL, msg);
 	}
@@ -558,10 +360,7 @@ out:
 	tk_ixmem_free(b->mem);
 	tk_spill_free(&b->dir);
 	tk_spill_free(&b->blooms);
-	free(b->ck);
-	free(b->log);
-	free(b->rv);
-	free(b->rk);
+	tk_blockenc_fini(&b->enc);
 	free(b);
 	return err;
 }

@@ -54,6 +54,15 @@ static inline tk_event *tk_tarmac_event(tk_tarmac_parser *p, tk_event_kind kind)
 /* The format's descriptor (tarmac_source.c). */
 extern const tk_source_format tk_format_tarmac;
 
+/* Reading a piece of a file on its own (tarmac_chunk.c). */
+extern const struct tk_chunk_ops tk_tarmac_chunk_ops;
+
+/* The options a Tarmac source was opened with (tarmac_source.c). */
+const tk_tarmac_opts *tk_tarmac_source_opts(const tk_source *s);
+
+/* NULL if the start of a file is text, else why not (tarmac_source.c). */
+const char *tk_tarmac_sniff_binary(const char *d, size_t n);
+
 /* Forget the state carried between lines, as at the start of a file, but
  * with this time and cpu in force (seeking to a line). */
 void tk_tarmac_parser_reset(tk_tarmac_parser *p, uint64_t time, uint32_t cpu);

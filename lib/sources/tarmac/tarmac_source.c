@@ -45,7 +45,7 @@ static size_t utf8_length(const unsigned char *u, size_t avail)
  * in the first line, or many control characters in the first 4 KiB, mean
  * binary data; NUL bytes further on only spoil their own lines (a trace
  * whose tail was never written, say), which are skipped with a warning. */
-static const char *sniff_binary(const char *d, size_t n)
+const char *tk_tarmac_sniff_binary(const char *d, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)d;
 	if (n >= 2 && u[0] == 0x1f && u[1] == 0x8b)
@@ -95,7 +95,7 @@ static int sniff(tarmac_source *ts)
 				 strerror(ts->lr.read_errno));
 		return rc;
 	}
-	const char *why = sniff_binary(d, n);
+	const char *why = tk_tarmac_sniff_binary(d, n);
 	if (!why)
 		return 0;
 	tk_source_report(&ts->base, TK_DIAG_ERROR, 1, "%s", why);
@@ -195,6 +195,11 @@ static void tarmac_free(tk_source *s)
 }
 
 static const tk_source_ops tarmac_ops = {tarmac_next, tarmac_free, tarmac_seek};
+
+const tk_tarmac_opts *tk_tarmac_source_opts(const tk_source *s)
+{
+	return &((const tarmac_source *)s)->parser->opts;
+}
 
 static int make_source(int fd, FILE *fp, bool own_fd, const char *name,
 		       const tk_tarmac_opts *opts, const tk_source_spec *spec,
@@ -373,4 +378,5 @@ const tk_source_format tk_format_tarmac = {
 	.probe = tarmac_probe,
 	.open = format_open,
 	.open_stream = format_open_stream,
+	.chunks = &tk_tarmac_chunk_ops,
 };
