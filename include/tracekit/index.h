@@ -105,8 +105,8 @@ enum {
 };
 
 /* Callbacks (log, progress, diag, calls_debug) may be called from a thread
- * of the library while an index is built (the trace is read on a second
- * thread), but never two at a time. */
+ * of the library while an index is built (the trace is read on other
+ * threads), but never two at a time. */
 
 /* One line of explanation, without a trailing newline. */
 typedef void (*tk_index_log_fn)(void *ctx, int level, const char *msg);
@@ -131,6 +131,13 @@ typedef struct tk_index_opts {
 	void *diag_ctx;
 	tk_calls_debug_fn calls_debug;	/* call heuristic explanations */
 	void *calls_debug_ctx;
+	/* Threads to build with (0: every core).  A trace file whose format
+	 * can be read in pieces (Tarmac) is cut into pieces read on all of
+	 * them and stitched in order; the index is the same whatever the
+	 * number of threads. */
+	unsigned threads;
+	/* Bytes of trace per piece (0: automatic, about 1 to 4 MB). */
+	uint64_t piece_bytes;
 } tk_index_opts;
 
 /* Fill *opts with defaults: AUTO, default path, format detected. */

@@ -23,24 +23,7 @@
 #include "index_build.h"
 #include "tracekit/calls.h"
 
-typedef struct ixb {
-	tk_ixw *w;
-	tk_source *src;
-	const tk_index_opts *opts;
-	bool big_endian;
-
-	bool func_steps;	/* positions are function events (no instructions) */
-	tk_blockenc enc;	/* positions, register checkpoints and logs */
-	uint64_t data_off;	/* offset of the next block in BLOCKS */
-	tk_spill dir, blooms;
-
-	tk_ixmem *mem;
-	tk_calls *calls;
-	tk_callspill *spill;	/* the detector's output, in a temporary file */
-	tk_namemap names;	/* function names from the trace */
-
-	uint64_t lines, reg_updates, mem_accesses, semihost, regseen[3];
-} ixb;
+typedef tk_ixbuild ixb;
 
 static inline void bit_set(uint64_t *m, unsigned i) { m[i >> 6] |= 1ull << (i & 63); }
 
@@ -180,64 +163,21 @@ static void locked_calls_debug(void *ctx, const char *msg)
 	pthread_mutex_unlock(&tk_idx_cb_lock);
 }
 
-/* Build into w (created by the caller); finishes or aborts w. */
-int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int *fd_out)
+/* Read the events in order (a format that cannot be read in pieces, or
+ * standard input): the trace on a second thread when it is large. */
+static int read_sequential(ixb *b)
 {
-	uint64_t t0 = now_ms();
-	ixb *b = calloc(1, sizeof *b);
-	int err = 0;
-	tk_callwalk *walk = NULL;
+	tk_source *src = b->src;
 	tk_prefetch *pf = NULL;
-	uint64_t ncalls = 0;
-	uint32_t nroots = 0;
-	tk_calls_sink sink;
-	if (!b) {
-		tk_ixw_abort(w);
-		return TK_ERR_NOMEM;
-	}
-	b->w = w;
-	b->src = src;
-	b->opts = opts;
-	tk_source_info si = {.size = sizeof si};
-	tk_source_get_info(src, &si);
-	b->big_endian = si.big_endian;
-	b->func_steps = tk_source_info_func_steps(&si);
-	tk_calls_opts copts;
-	tk_calls_opts_init(&copts);
-	copts.steps = b->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
-	if (opts->calls_debug) {
-		copts.debug = locked_calls_debug;
-		copts.debug_ctx = (void *)opts;
-	}
-	copts.sink = &sink;
-	if (tk_blockenc_init(&b->enc, block_done, b) || tk_ixmem_new(&b->mem) ||
-	    tk_callspill_new(&b->spill, &sink) ||
-	    tk_calls_new(&copts, &b->calls)) {
-		err = TK_ERR_NOMEM;
-		goto out;
-	}
-
-	const char *tpath = tk_source_path(src);
-	/* Identify the trace as it is *before* it is read: if it changes while
-	 * it is being indexed (a simulator still writing it), the index
-	 * describes older contents than a stat taken at the end would claim,
-	 * and must not be reused as up to date. */
-	struct stat st;
-	bool have_st = stat(tpath, &st) == 0 && S_ISREG(st.st_mode);
-	uint64_t fingerprint = 0;
-	if (have_st && tk_idx_fingerprint(tpath, &fingerprint) < 0)
-		have_st = false;
-	if ((err = tk_ixw_begin(w, TK_SEC_TRACEPATH)) ||
-	    (err = tk_ixw_write(w, tpath, strlen(tpath))) || (err = tk_ixw_end(w)))
-		goto out;
-	if ((err = tk_ixw_begin(w, TK_SEC_BLOCKS)))
-		goto out;
-
+	int err = tk_blockenc_init(&b->enc, block_done, b);
+	if (err)
+		return err;
+	log_msg(b->opts, TK_INDEX_LOG_DETAIL, "reading the trace in order");
 	tk_event ev;
 	uint64_t nev = 0;
 	int r;
 	if (tk_source_size(src) >= PREFETCH_MIN_BYTES && tk_prefetch_start(src, &pf) == 0)
-		log_msg(opts, TK_INDEX_LOG_DETAIL, "reading the trace on a second thread");
+		log_msg(b->opts, TK_INDEX_LOG_DETAIL, "reading the trace on a second thread");
 	while ((r = pf ? tk_prefetch_next(pf, &ev) : tk_source_next(src, &ev)) > 0) {
 		if (ev.line > b->lines)
 			b->lines = ev.line;
@@ -267,19 +207,79 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 		if (!err)
 			err = tk_calls_feed(b->calls, &ev);
 		if (err)
-			goto out;
+			break;
 		if ((++nev & 0xffff) == 0)
 			progress(b, pf ? tk_prefetch_pos(pf) : tk_source_pos(src),
 				 pf ? tk_prefetch_size(pf) : tk_source_size(src));
 	}
 	tk_prefetch_stop(pf);
-	pf = NULL;
-	if (r < 0) {
+	if (!err && r < 0)
 		err = r;
+	if (!err) {
+		progress(b, tk_source_pos(src), tk_source_size(src));
+		err = tk_blockenc_flush(&b->enc);
+	}
+	b->ninsn = b->enc.ninsn;
+	return err;
+}
+
+/* Build into w (created by the caller); finishes or aborts w. */
+int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int *fd_out)
+{
+	uint64_t t0 = now_ms();
+	ixb *b = calloc(1, sizeof *b);
+	int err = 0;
+	tk_callwalk *walk = NULL;
+	uint64_t ncalls = 0;
+	uint32_t nroots = 0;
+	tk_calls_sink sink;
+	if (!b) {
+		tk_ixw_abort(w);
+		return TK_ERR_NOMEM;
+	}
+	b->w = w;
+	b->src = src;
+	b->opts = opts;
+	tk_source_info si = {.size = sizeof si};
+	tk_source_get_info(src, &si);
+	b->big_endian = si.big_endian;
+	b->func_steps = tk_source_info_func_steps(&si);
+	tk_calls_opts copts;
+	tk_calls_opts_init(&copts);
+	copts.steps = b->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
+	if (opts->calls_debug) {
+		copts.debug = locked_calls_debug;
+		copts.debug_ctx = (void *)opts;
+	}
+	copts.sink = &sink;
+	if (tk_ixmem_new(&b->mem) || tk_callspill_new(&b->spill, &sink) ||
+	    tk_calls_new(&copts, &b->calls)) {
+		err = TK_ERR_NOMEM;
 		goto out;
 	}
-	progress(b, tk_source_pos(src), tk_source_size(src));
-	if ((err = tk_blockenc_flush(&b->enc)) || (err = tk_ixw_end(w)))
+
+	const char *tpath = tk_source_path(src);
+	/* Identify the trace as it is *before* it is read: if it changes while
+	 * it is being indexed (a simulator still writing it), the index
+	 * describes older contents than a stat taken at the end would claim,
+	 * and must not be reused as up to date. */
+	struct stat st;
+	bool have_st = stat(tpath, &st) == 0 && S_ISREG(st.st_mode);
+	uint64_t fingerprint = 0;
+	if (have_st && tk_idx_fingerprint(tpath, &fingerprint) < 0)
+		have_st = false;
+	if ((err = tk_ixw_begin(w, TK_SEC_TRACEPATH)) ||
+	    (err = tk_ixw_write(w, tpath, strlen(tpath))) || (err = tk_ixw_end(w)))
+		goto out;
+	if ((err = tk_ixw_begin(w, TK_SEC_BLOCKS)))
+		goto out;
+
+	err = tk_idx_read_pieces(b);
+	if (err == TK_ERR_UNSUPPORTED)
+		err = read_sequential(b);
+	if (err)
+		goto out;
+	if ((err = tk_ixw_end(w)))
 		goto out;
 	if ((err = copy_spill(w, TK_SEC_BLOCKDIR, &b->dir)) ||
 	    (err = copy_spill(w, TK_SEC_PCBLOOM, &b->blooms)))
@@ -326,7 +326,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 							 (uint64_t)st.st_ctim.tv_nsec);
 	}
 	tk_put64(hdr + TK_H_LINES, b->lines);
-	tk_put64(hdr + TK_H_INSNS, b->enc.ninsn);
+	tk_put64(hdr + TK_H_INSNS, b->ninsn);
 	tk_put64(hdr + TK_H_CALLS, ncalls - nroots);
 	tk_put64(hdr + TK_H_REG_UPDATES, b->reg_updates);
 	tk_put64(hdr + TK_H_MEM_ACCESSES, b->mem_accesses);
@@ -345,12 +345,11 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	if (!err && opts->log) {
 		char msg[160];
 		snprintf(msg, sizeof msg, "indexed %llu lines, %llu instructions in %llu ms",
-			 (unsigned long long)b->lines, (unsigned long long)b->enc.ninsn,
+			 (unsigned long long)b->lines, (unsigned long long)b->ninsn,
 			 (unsigned long long)(now_ms() - t0));
 		log_msg(opts, TK_INDEX_LOG_DETAIL, msg);
 	}
 out:
-	tk_prefetch_stop(pf);
 	if (w)
 		tk_ixw_abort(w);
 	tk_callwalk_free(walk);
@@ -361,6 +360,8 @@ out:
 	tk_spill_free(&b->dir);
 	tk_spill_free(&b->blooms);
 	tk_blockenc_fini(&b->enc);
+	free(b->rv);
+	free(b->rk);
 	free(b);
 	return err;
 }

@@ -103,10 +103,44 @@ static int spill_run(tk_mruns *r)
 	return 0;
 }
 
+void tk_mruns_sort(tk_mruns *r)
+{
+	sort_recs(r->buf, r->len);
+}
+
+int tk_mruns_add_piece(tk_mruns *r, const tk_mruns *piece, uint64_t step_base,
+		       uint64_t order_base)
+{
+	if (!piece->len)
+		return 0;
+	if (!r->spill && !(r->spill = tmpfile()))
+		return TK_ERR_IO;
+	uint64_t *ro = realloc(r->run_off, (r->nruns + 2) * sizeof *ro);
+	if (!ro)
+		return TK_ERR_NOMEM;
+	r->run_off = ro;
+	r->run_off[r->nruns++] = r->spilled;
+	tk_mrec tmp[256];
+	for (size_t i = 0; i < piece->len;) {
+		size_t k = 0;
+		for (; k < 256 && i < piece->len; k++, i++) {
+			tmp[k] = piece->buf[i];
+			uint64_t g = step_base + tmp[k].pos;
+			tmp[k].pos = g ? g - 1 : 0;
+			tmp[k].order += order_base;
+		}
+		if (fwrite(tmp, sizeof *tmp, k, r->spill) != k)
+			return TK_ERR_IO;
+	}
+	r->spilled += piece->len;
+	r->run_off[r->nruns] = r->spilled;
+	return 0;
+}
+
 int tk_mruns_add(tk_mruns *r, const tk_mrec *rec)
 {
 	if (r->len == r->cap) {
-		if (r->cap >= RUN_RECORDS) {
+		if (r->cap >= RUN_RECORDS && !r->keep) {
 			int err = spill_run(r);
 			if (err)
 				return err;
