@@ -121,8 +121,9 @@ typedef struct tk_chunk_ops {
 	int (*open)(const tk_source *src, const uint8_t *data, uint64_t size, uint64_t from,
 		    uint64_t begin, uint64_t end, const tk_chunk_state *in, tk_chunk_diag_fn diag,
 		    void *diag_ctx, tk_chunk **out);
-	/* As tk_source_next(), over the piece. */
-	int (*next)(tk_chunk *c, tk_event *ev);
+	/* As tk_source_next(), over the piece, but *ev points to the event,
+	 * valid until the next call (no copy). */
+	int (*next)(tk_chunk *c, const tk_event **ev);
 	/* The state at begin (after the warm-up), or after the records read. */
 	void (*state)(const tk_chunk *c, bool at_begin, tk_chunk_state *out);
 	/* Lines (records) of the piece read so far, blank ones included. */

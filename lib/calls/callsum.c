@@ -40,6 +40,7 @@ struct tk_callsum {
 	uint32_t ctxmask, nctx;
 	bool have_last;
 	uint32_t last;		/* context of the last looked-up event */
+	pctx *cached;		/* the context of the last lookup */
 };
 
 int tk_callsum_new(tk_calls_steps steps, tk_callsum **out)
@@ -56,6 +57,16 @@ int tk_callsum_new(tk_calls_steps steps, tk_callsum **out)
 	s->func_steps = steps == TK_STEPS_FUNCS;
 	*out = s;
 	return 0;
+}
+
+void tk_callsum_reset(tk_callsum *s)
+{
+	s->n = 0;
+	s->nsteps = 0;
+	s->nctx = 0;
+	s->have_last = false;
+	s->cached = NULL;
+	memset(s->ctx, 0, (s->ctxmask + 1) * sizeof *s->ctx);
 }
 
 void tk_callsum_free(tk_callsum *s)
@@ -98,6 +109,8 @@ static pctx *find(tk_callsum *s, uint32_t id)
 
 static pctx *context(tk_callsum *s, uint32_t id)
 {
+	if (s->cached && s->cached->id == id)
+		return s->cached;
 	pctx *x = find(s, id);
 	if (x->used)
 		return x;
@@ -114,6 +127,7 @@ static pctx *context(tk_callsum *s, uint32_t id)
 			if (old[i].used)
 				*find(s, old[i].id) = old[i];
 		free(old);
+		s->cached = NULL;
 		x = find(s, id);
 	}
 	x->used = true;
@@ -144,6 +158,7 @@ static pctx *lookup(tk_callsum *s, const tk_event *ev)
 	if (x) {
 		s->have_last = true;
 		s->last = ev->context;
+		s->cached = x;
 	}
 	return x;
 }

@@ -29,6 +29,9 @@ typedef struct tk_callsum tk_callsum;
  * TK_ERR_INVAL. */
 int tk_callsum_new(tk_calls_steps steps, tk_callsum **out);
 
+/* Forget everything, for another piece (the memory is kept). */
+void tk_callsum_reset(tk_callsum *s);
+
 /* The next event of the piece.  Errors: TK_ERR_NOMEM. */
 int tk_callsum_feed(tk_callsum *s, const tk_event *ev);
 

@@ -61,6 +61,8 @@ int tk_idx_read_pieces(tk_ixbuild *b);
 extern const uint64_t *tk_idx_test_cuts;
 extern size_t tk_idx_test_ncuts;
 extern bool tk_idx_force_order;
+/* The last build in pieces: pieces, and pieces read again exactly. */
+extern uint32_t tk_idx_test_pieces, tk_idx_test_exact;
 
 /* ---- reading the trace on a second thread (index_prefetch.c) ---- */
 

@@ -22,6 +22,8 @@
  * its warm-up reached the wrong state or a trap needs the state before
  * it) works on the whole's memory and registers directly.
  */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,7 @@
 const uint64_t *tk_idx_test_cuts;
 size_t tk_idx_test_ncuts;
 bool tk_idx_force_order;
+uint32_t tk_idx_test_pieces, tk_idx_test_exact;
 
 /* A register update of a piece: after its `after`-th step (0: before the
  * first), len values then, unless allset, len states, at data in rdata. */
@@ -74,6 +77,9 @@ typedef struct pend {
 
 typedef struct pbuild {
 	tk_ixbuild *b;
+	pthread_mutex_t lock;	/* for pool */
+	ixpiece *pool[64];	/* pieces given back, their buffers kept */
+	unsigned npool;
 	unsigned regfile;	/* bytes */
 	pend *pend;
 	size_t npend, cappend, phead;
@@ -96,11 +102,8 @@ static uint64_t cur_pos(const ixpiece *x)
 
 /* ---- reading a piece ---- */
 
-static void discard(void *ctx, tk_piece *p)
+static void free_piece(ixpiece *x)
 {
-	ixpiece *x = p->data;
-	if (!x)
-		return;
 	free(x->steps);
 	free(x->regs);
 	free(x->rdata);
@@ -113,23 +116,72 @@ static void discard(void *ctx, tk_piece *p)
 	tk_callsum_free(x->sum);
 	tk_namemap_fini(&x->names);
 	free(x);
+}
+
+/* A piece's data goes back to the pool: its buffers are reused (fresh
+ * memory would be faulted in page by page for every piece). */
+static void discard(void *ctx, tk_piece *p)
+{
+	pbuild *pb = ctx;
+	ixpiece *x = p->data;
 	p->data = NULL;
+	if (!x)
+		return;
+	tk_ixmem_free(x->mem);
+	x->mem = NULL;
+	tk_namemap_fini(&x->names);
+	pthread_mutex_lock(&pb->lock);
+	if (pb->npool < sizeof pb->pool / sizeof pb->pool[0]) {
+		pb->pool[pb->npool++] = x;
+		x = NULL;
+	}
+	pthread_mutex_unlock(&pb->lock);
+	if (x)
+		free_piece(x);
 }
 
 static int begin(void *ctx, tk_piece *p)
 {
 	pbuild *pb = ctx;
-	ixpiece *x = calloc(1, sizeof *x);
-	if (!x)
+	ixpiece *x = NULL;
+	pthread_mutex_lock(&pb->lock);
+	if (pb->npool)
+		x = pb->pool[--pb->npool];
+	pthread_mutex_unlock(&pb->lock);
+	if (x) {
+		/* keep the buffers, forget the rest */
+		ixpiece keep = *x;
+		memset(x, 0, sizeof *x);
+		x->steps = keep.steps;
+		x->capsteps = keep.capsteps;
+		x->regs = keep.regs;
+		x->capregs = keep.capregs;
+		x->rdata = keep.rdata;
+		x->rcap = keep.rcap;
+		x->rv = keep.rv;
+		x->rk = keep.rk;
+		x->rw = keep.rw;
+		x->in_rv = keep.in_rv;
+		x->in_rk = keep.in_rk;
+		x->sum = keep.sum;
+		memset(x->rv, 0, pb->regfile);
+		memset(x->rk, 0, pb->regfile);
+		memset(x->rw, 0, pb->regfile);
+		tk_callsum_reset(x->sum);
+	} else if (!(x = calloc(1, sizeof *x))) {
 		return TK_ERR_NOMEM;
+	}
 	p->data = x;
 	x->exact = p->exact;
 	x->step_base = pb->b->ninsn;	/* right when exact: the pieces before are stitched */
-	x->rv = calloc(1, pb->regfile);
-	x->rk = calloc(1, pb->regfile);
-	x->rw = calloc(1, pb->regfile);
+	if (!x->rv) {
+		x->rv = calloc(1, pb->regfile);
+		x->rk = calloc(1, pb->regfile);
+		x->rw = calloc(1, pb->regfile);
+	}
 	if (!x->rv || !x->rk || !x->rw ||
-	    tk_callsum_new(pb->b->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS, &x->sum) ||
+	    (!x->sum &&
+	     tk_callsum_new(pb->b->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS, &x->sum)) ||
 	    (!x->exact && tk_ixmem_new_spec(&x->mem)))
 		return TK_ERR_NOMEM;
 	return 0;
@@ -507,7 +559,8 @@ static int stitch(void *ctx, tk_piece *p)
 		b->src->info.isa = x->isa;
 
 	/* The register file before the piece, for its blocks; then after. */
-	if (!(x->in_rv = malloc(pb->regfile)) || !(x->in_rk = malloc(pb->regfile)))
+	if ((!x->in_rv && !(x->in_rv = malloc(pb->regfile))) ||
+	    (!x->in_rk && !(x->in_rk = malloc(pb->regfile))))
 		return TK_ERR_NOMEM;
 	memcpy(x->in_rv, b->rv, pb->regfile);
 	memcpy(x->in_rk, b->rk, pb->regfile);
@@ -530,8 +583,6 @@ static int stitch(void *ctx, tk_piece *p)
 	}
 	if (!err)
 		err = tk_calls_feed_summary(b->calls, x->sum, base, p->line_base);
-	tk_callsum_free(x->sum);
-	x->sum = NULL;
 	if (err)
 		return err;
 	b->ninsn += x->nsteps;
@@ -575,6 +626,7 @@ int tk_idx_read_pieces(tk_ixbuild *b)
 	    !strcmp(path, "-") || !tk_source_size(b->src))
 		return TK_ERR_UNSUPPORTED;
 	pbuild pb = {.b = b, .regfile = tk_idx_regfile_bytes()};
+	pthread_mutex_init(&pb.lock, NULL);
 	b->rv = calloc(1, pb.regfile);
 	b->rk = calloc(1, pb.regfile);
 	if (!b->rv || !b->rk)
@@ -591,6 +643,19 @@ int tk_idx_read_pieces(tk_ixbuild *b)
 	};
 	tk_pieces_client c = {&pb, begin, event, end, stitch, discard};
 	int err = tk_pieces_run(b->src, &po, &c);
+	tk_idx_test_pieces = po.pieces;
+	tk_idx_test_exact = po.exact;
+	if (b->opts->log) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "read the trace in %u pieces on %u threads (%u read again "
+			 "from the state before them)", po.pieces, po.threads_used, po.exact);
+		pthread_mutex_lock(&tk_idx_cb_lock);
+		b->opts->log(b->opts->log_ctx, TK_INDEX_LOG_DETAIL, msg);
+		pthread_mutex_unlock(&tk_idx_cb_lock);
+	}
 	free(pb.pend);
+	for (unsigned i = 0; i < pb.npool; i++)
+		free_piece(pb.pool[i]);
+	pthread_mutex_destroy(&pb.lock);
 	return err;
 }

@@ -76,6 +76,7 @@ struct tk_pieces {
 	bool stop;
 	tk_chunk_state last_end;
 	uint64_t lines;
+	uint32_t nexact;
 	char **once;
 	size_t nonce;
 };
@@ -213,6 +214,13 @@ static void read_piece(tk_pieces *d, tk_piece *p, const tk_chunk_state *in)
 {
 	tk_chunk *ch;
 	uint64_t from = in ? p->begin : p->from;
+#ifdef MADV_POPULATE_READ
+	/* Map the piece's pages in one go rather than fault by fault. */
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t page = pg > 0 ? (uint64_t)pg : 4096, a = from / page * page;
+	if (p->end > a)
+		madvise((void *)(d->map + a), (size_t)(p->end - a), MADV_POPULATE_READ);
+#endif
 	int rc = d->ops->open(d->src, d->map, d->size, from, p->begin, p->end, in, piece_diag, p,
 			      &ch);
 	if (rc < 0) {
@@ -220,12 +228,12 @@ static void read_piece(tk_pieces *d, tk_piece *p, const tk_chunk_state *in)
 		return;
 	}
 	rc = d->c->begin(d->c->ctx, p);
-	tk_event ev;
+	const tk_event *ev;
 	while (rc == 0) {
 		rc = d->ops->next(ch, &ev);
 		if (rc <= 0)
 			break;
-		rc = d->c->event(d->c->ctx, p, &ev);
+		rc = d->c->event(d->c->ctx, p, ev);
 	}
 	d->ops->state(ch, true, &p->begin_state);
 	d->ops->state(ch, false, &p->end_state);
@@ -441,6 +449,7 @@ static int stitch(tk_pieces *d, tk_piece *p)
 				return TK_ERR_CORRUPT;	/* an exact read asked to be redone */
 			clear_piece(d, p);
 			p->exact = true;
+			d->nexact++;
 			read_piece(d, p, p->index ? &d->last_end : NULL);
 		}
 		p->line_base = d->lines;
@@ -522,7 +531,7 @@ static int run_all(tk_pieces *d)
 	return err;
 }
 
-int tk_pieces_run(tk_source *src, const tk_pieces_opts *opts, const tk_pieces_client *client)
+int tk_pieces_run(tk_source *src, tk_pieces_opts *opts, const tk_pieces_client *client)
 {
 	if (!src->format || !src->format->chunks)
 		return TK_ERR_UNSUPPORTED;
@@ -582,6 +591,9 @@ int tk_pieces_run(tk_source *src, const tk_pieces_opts *opts, const tk_pieces_cl
 	pthread_mutex_unlock(&d->m);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(d->th[i], NULL);
+	opts->pieces = d->ncut;
+	opts->exact = d->nexact;
+	opts->threads_used = started + 1;
 	/* After an error: the jobs not completed are told so. */
 	for (size_t i = d->ohead; i < d->norder; i++) {
 		job *j = d->order[i];

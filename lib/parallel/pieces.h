@@ -71,6 +71,9 @@ typedef struct tk_pieces_opts {
 	void *diag_ctx;
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* out: pieces read, those read again exactly, threads used */
+	uint32_t pieces, exact;
+	unsigned threads_used;
 } tk_pieces_opts;
 
 /* Threads to use: opts->threads, or the cores available. */
@@ -82,7 +85,7 @@ unsigned tk_pieces_threads(unsigned threads);
  * reading error (after its diagnostics).  The diagnostics count goes to
  * src's warnings.
  */
-int tk_pieces_run(tk_source *src, const tk_pieces_opts *opts, const tk_pieces_client *client);
+int tk_pieces_run(tk_source *src, tk_pieces_opts *opts, const tk_pieces_client *client);
 
 /* For the client's stitch: submit a job run(arg) on any thread; pieces
  * hold_first..hold_last (already stitched, or the one being stitched) are

@@ -110,6 +110,7 @@ struct tk_cli {
 	tk_source_spec spec;	/* format, sopts, images, diagnostics */
 
 	int64_t context;	/* --context=N, or -1: every context */
+	unsigned threads;	/* --threads=N, or 0: every core */
 
 	const char *index;	/* --index=PATH */
 	bool force_index, no_index, only_index;

@@ -37,6 +37,7 @@ struct tk_chunk {
 	bool warned_state;
 	bool sniff;		/* the piece starts the file: check it is text */
 	int sticky;
+	uint64_t next_nul;	/* offset of the next NUL byte from pos on, or end */
 };
 
 static void get_state(const tk_tarmac_parser *p, tk_chunk_state *out)
@@ -171,6 +172,8 @@ static int chunk_open(const tk_source *src, const uint8_t *data, uint64_t size, 
 	}
 	c->parser->missing_state = false;
 	c->pos = begin;
+	const uint8_t *z = begin < end ? memchr(data + begin, 0, (size_t)(end - begin)) : NULL;
+	c->next_nul = z ? (uint64_t)(z - data) : end;
 	get_state(c->parser, &c->begin_state);
 	*out = c;
 	return 0;
@@ -187,13 +190,21 @@ static int refill(tk_chunk *c)
 		if (!next_line(c, c->end, &s, &len, &off))
 			return 0;
 		c->lineno++;
+		if (c->next_nul < off) {	/* passed inside a skipped line */
+			const uint8_t *z = memchr(c->data + off, 0, (size_t)(c->end - off));
+			c->next_nul = z ? (uint64_t)(z - c->data) : c->end;
+		}
 		if (len >= ml) {
 			char msg[64];
 			snprintf(msg, sizeof msg, "line longer than %zu bytes: skipped", ml);
 			report(c, TK_DIAG_WARNING, c->lineno, msg, false);
 			continue;
 		}
-		if (memchr(s, 0, len)) {
+		if (off + len > c->next_nul) {
+			uint64_t from = off + len + 1;
+			const uint8_t *z = from < c->end ? memchr(c->data + from, 0, (size_t)(c->end - from))
+							 : NULL;
+			c->next_nul = z ? (uint64_t)(z - c->data) : c->end;
 			report(c, TK_DIAG_WARNING, c->lineno,
 			       "line contains NUL bytes (binary data?): skipped", false);
 			continue;
@@ -213,7 +224,7 @@ static int refill(tk_chunk *c)
 	return 1;
 }
 
-static int chunk_next(tk_chunk *c, tk_event *ev)
+static int chunk_next(tk_chunk *c, const tk_event **ev)
 {
 	if (c->sticky)
 		return c->sticky;
@@ -231,7 +242,7 @@ static int chunk_next(tk_chunk *c, tk_event *ev)
 		if (rc <= 0)
 			return rc;
 	}
-	*ev = c->evs[c->iev++];
+	*ev = &c->evs[c->iev++];
 	return 1;
 }
 
