@@ -224,6 +224,38 @@ int tk_calls_finish(tk_calls *c, tk_calltree **out);
 void tk_calls_free(tk_calls *c);
 void tk_calltree_free(tk_calltree *t);
 
+/* What the detector's steps are (TK_STEPS_AUTO until the first step when
+ * left to decide). */
+tk_calls_steps tk_calls_steps_of(const tk_calls *c);
+
+typedef struct tk_namemap tk_namemap;
+typedef struct tk_source tk_source;
+
+typedef struct tk_calls_read_opts {
+	size_t size;		/* sizeof(tk_calls_read_opts) */
+	unsigned threads;	/* 0: every core */
+	uint64_t piece_bytes;	/* 0: automatic */
+	tk_namemap *names;	/* NULL, or receives the names function events give */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+} tk_calls_read_opts;
+
+void tk_calls_read_opts_init(tk_calls_read_opts *o);
+
+/*
+ * Feed the detector every event of a trace file, reading it in pieces on
+ * several threads: each piece is summarized on its own, and the detector
+ * runs over the summaries in order on the calling thread, so its calls
+ * (and their order) are those tk_calls_feed gives over the events.  The
+ * source's diagnostics go to its callback, in order.  The detector's steps
+ * must be decided (tk_calls_opts.steps).  Then call tk_calls_finish.
+ * Errors: TK_ERR_UNSUPPORTED (not a regular file, or a format that cannot
+ * be read in pieces: feed the events instead, nothing was read),
+ * TK_ERR_INVAL (steps not decided), the source's reading errors, the
+ * sink's, TK_ERR_NOMEM.
+ */
+int tk_calls_read(tk_calls *c, tk_source *src, const tk_calls_read_opts *opts);
+
 /* Keep only the root of one context and its subtree, renumbered from 0.
  * Errors: TK_ERR_NOTFOUND (no such context: t is unchanged). */
 int tk_calltree_keep_context(tk_calltree *t, uint32_t context);

@@ -338,6 +338,13 @@ int tk_calls_finish(tk_calls *c, tk_calltree **out)
 	return 0;
 }
 
+tk_calls_steps tk_calls_steps_of(const tk_calls *c)
+{
+	if (!c->steps_decided)
+		return TK_STEPS_AUTO;
+	return c->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
+}
+
 void tk_calls_opts_init(tk_calls_opts *opts)
 {
 	memset(opts, 0, sizeof *opts);

@@ -128,11 +128,30 @@ static void progress(ixb *b, uint64_t done, uint64_t total)
 
 /* ---- the driver ---- */
 
-static uint64_t now_ms(void)
+static uint64_t now_us(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static uint64_t now_ms(void)
+{
+	return now_us() / 1000;
+}
+
+/* -vv: how long each phase took. */
+static void phase(const tk_index_opts *o, const char *what, uint64_t *t)
+{
+	uint64_t now = now_us();
+	if (o->log) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "%s: %.1f ms", what, (double)(now - *t) / 1000);
+		pthread_mutex_lock(&tk_idx_cb_lock);
+		o->log(o->log_ctx, TK_INDEX_LOG_DETAIL, msg);
+		pthread_mutex_unlock(&tk_idx_cb_lock);
+	}
+	*t = now;
 }
 
 static void log_msg(const tk_index_opts *o, int level, const char *msg)
@@ -274,11 +293,14 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	if ((err = tk_ixw_begin(w, TK_SEC_BLOCKS)))
 		goto out;
 
+	uint64_t tp = now_us();
+	phase(opts, "identifying the trace", &tp);
 	err = tk_idx_read_pieces(b);
 	if (err == TK_ERR_UNSUPPORTED)
 		err = read_sequential(b);
 	if (err)
 		goto out;
+	phase(opts, "reading the trace, positions and registers", &tp);
 	if ((err = tk_ixw_end(w)))
 		goto out;
 	if ((err = copy_spill(w, TK_SEC_BLOCKDIR, &b->dir)) ||
@@ -294,9 +316,11 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	}
 	if ((err = tk_ixmem_write(b->mem, w)))
 		goto out;
+	phase(opts, "memory sections", &tp);
 	if ((err = tk_calls_finish(b->calls, NULL)) || (err = tk_callspill_walk(b->spill, &walk)) ||
 	    (err = tk_idx_calls_write(w, walk, &ncalls, &nroots)))
 		goto out;
+	phase(opts, "call tree", &tp);
 
 	if ((err = tk_idx_names_write(w, &b->names)))
 		goto out;
@@ -342,6 +366,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	tk_put64(hdr + TK_H_BUILD_MS, now_ms() - t0);
 	err = tk_ixw_finish(w, hdr, fd_out);
 	w = NULL;
+	phase(opts, "checksums and header", &tp);
 	if (!err && opts->log) {
 		char msg[160];
 		snprintf(msg, sizeof msg, "indexed %llu lines, %llu instructions in %llu ms",

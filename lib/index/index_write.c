@@ -28,10 +28,11 @@ struct tk_ixw {
 	uint64_t off;		/* file offset of buf[0] */
 	struct {
 		uint32_t id;
-		uint64_t off, len;
+		uint64_t off, len, sum;
 	} sect[TK_IDX_MAX_SECT];
 	unsigned nsect;
 	bool in_section;
+	tk_hasher hash;		/* of the section being written */
 	bool unnamed;		/* O_TMPFILE: tmp_path is only a template */
 };
 
@@ -175,7 +176,17 @@ static int flush(tk_ixw *w)
 	return 0;
 }
 
+static int write_raw(tk_ixw *w, const void *p, size_t n);
+
 int tk_ixw_write(tk_ixw *w, const void *p, size_t n)
+{
+	/* Sections are checksummed as they are written: no reading back. */
+	if (w->in_section)
+		tk_hasher_update(&w->hash, p, n);
+	return write_raw(w, p, n);
+}
+
+static int write_raw(tk_ixw *w, const void *p, size_t n)
 {
 	const uint8_t *s = p;
 	while (n) {
@@ -204,13 +215,14 @@ int tk_ixw_begin(tk_ixw *w, uint32_t id)
 	static const uint8_t zero[8];
 	uint64_t pos = w->off + w->len;
 	if (pos & 7) {
-		int err = tk_ixw_write(w, zero, 8 - (pos & 7));
+		int err = write_raw(w, zero, 8 - (pos & 7));
 		if (err)
 			return err;
 	}
 	w->sect[w->nsect].id = id;
 	w->sect[w->nsect].off = w->off + w->len;
 	w->in_section = true;
+	tk_hasher_init(&w->hash);
 	return 0;
 }
 
@@ -224,29 +236,9 @@ int tk_ixw_end(tk_ixw *w)
 	if (!w->in_section)
 		return TK_ERR_INVAL;
 	w->sect[w->nsect].len = tk_ixw_section_pos(w);
+	w->sect[w->nsect].sum = tk_hasher_final(&w->hash);
 	w->nsect++;
 	w->in_section = false;
-	return 0;
-}
-
-/* Checksum bytes [off, off + len) of the file, read back through the
- * output buffer (not mapped: the pages would count as our memory). */
-static int hash_back(tk_ixw *w, uint64_t off, uint64_t len, uint64_t *sum)
-{
-	tk_hasher h;
-	tk_hasher_init(&h);
-	while (len) {
-		size_t k = len < OBUF_SIZE ? (size_t)len : OBUF_SIZE;
-		ssize_t r = pread(w->fd, w->buf, k, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return TK_ERR_IO;
-		tk_hasher_update(&h, w->buf, (size_t)r);
-		off += (uint64_t)r;
-		len -= (uint64_t)r;
-	}
-	*sum = tk_hasher_final(&h);
 	return 0;
 }
 
@@ -282,14 +274,11 @@ int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out)
 	tk_put32(hdr + TK_H_NSECT, w->nsect);
 	for (unsigned i = 0; i < w->nsect; i++) {
 		uint8_t *e = hdr + TK_IDX_SECTAB_OFF + i * TK_IDX_SECT_SIZE;
-		uint64_t sum;
 		tk_put32(e, w->sect[i].id);
 		tk_put32(e + 4, 0);
 		tk_put64(e + 8, w->sect[i].off);
 		tk_put64(e + 16, w->sect[i].len);
-		if ((err = hash_back(w, w->sect[i].off, w->sect[i].len, &sum)))
-			goto fail;
-		tk_put64(e + 24, sum);
+		tk_put64(e + 24, w->sect[i].sum);
 	}
 	tk_put32(hdr + TK_H_FLAGS, tk_get32(hdr + TK_H_FLAGS) | TK_HF_COMPLETE);
 	tk_put64(hdr + TK_IDX_HCSUM_OFF, tk_idx_hash(hdr, TK_IDX_HCSUM_OFF));

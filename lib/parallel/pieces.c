@@ -25,6 +25,15 @@
 #include "pieces.h"
 #include "tracekit/error.h"
 
+#include <time.h>
+
+static uint64_t us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
 #define MIN_PIECE (256u << 10)
 #define MAX_PIECE (4u << 20)
 #define DEFAULT_PIECE (1u << 20)
@@ -77,6 +86,7 @@ struct tk_pieces {
 	tk_chunk_state last_end;
 	uint64_t lines;
 	uint32_t nexact;
+	uint64_t t_stitch, t_read, t_jobs, t_wait, t_done;	/* stitching thread, us */
 	char **once;
 	size_t nonce;
 };
@@ -363,34 +373,35 @@ static int complete(tk_pieces *d, bool wait)
 
 /* ---- threads ---- */
 
+/* Read the next piece of the window, if any (lock held; released while
+ * reading).  -1: nothing to read now. */
+static int read_ahead(tk_pieces *d)
+{
+	while (d->next_read < d->next_stitch + d->window && (d->next_read < d->ncut || !d->all_cut)) {
+		tk_piece *p = d->next_read < d->ncut ? get(d, d->next_read) : cut(d);
+		if (!p)
+			return -1;
+		d->next_read++;
+		if (p->stage != ST_CUT)
+			continue;
+		p->stage = ST_READING;
+		pthread_mutex_unlock(&d->m);
+		read_piece(d, p, NULL);
+		pthread_mutex_lock(&d->m);
+		p->stage = ST_READ;
+		pthread_cond_broadcast(&d->cv);
+		return 0;
+	}
+	return -1;
+}
+
 static void *worker(void *arg)
 {
 	tk_pieces *d = arg;
 	pthread_mutex_lock(&d->m);
-	for (;;) {
-		if (d->stop)
-			break;
-		if (run_one(d))
+	while (!d->stop) {
+		if (run_one(d) || read_ahead(d) == 0)
 			continue;
-		if (d->next_read < d->next_stitch + d->window &&
-		    (d->next_read < d->ncut || !d->all_cut)) {
-			tk_piece *p = d->next_read < d->ncut ? get(d, d->next_read) : cut(d);
-			if (!p || p->stage != ST_CUT) {
-				if (p)
-					d->next_read++;
-				else
-					pthread_cond_wait(&d->cv, &d->m);
-				continue;
-			}
-			d->next_read++;
-			p->stage = ST_READING;
-			pthread_mutex_unlock(&d->m);
-			read_piece(d, p, NULL);
-			pthread_mutex_lock(&d->m);
-			p->stage = ST_READ;
-			pthread_cond_broadcast(&d->cv);
-			continue;
-		}
 		pthread_cond_wait(&d->cv, &d->m);
 	}
 	pthread_mutex_unlock(&d->m);
@@ -493,6 +504,7 @@ static int run_all(tk_pieces *d)
 			break;
 		}
 		while (p->stage != ST_READ) {
+			uint64_t t = us();
 			if (p->stage == ST_CUT) {
 				if (d->next_read == p->index)
 					d->next_read++;
@@ -501,13 +513,21 @@ static int run_all(tk_pieces *d)
 				read_piece(d, p, NULL);
 				pthread_mutex_lock(&d->m);
 				p->stage = ST_READ;
-			} else if (!run_one(d)) {
+				d->t_read += us() - t;
+			} else if (run_one(d)) {
+				d->t_jobs += us() - t;
+			} else if (read_ahead(d) == 0) {
+				d->t_read += us() - t;	/* while a worker reads this one */
+			} else {
 				pthread_cond_wait(&d->cv, &d->m);
+				d->t_wait += us() - t;
 			}
 		}
 		p->last = d->all_cut && p->index + 1 == d->ncut;
 		pthread_mutex_unlock(&d->m);
+		uint64_t t = us();
 		err = stitch(d, p);
+		d->t_stitch += us() - t;
 		pthread_mutex_lock(&d->m);
 		p->stage = ST_STITCHED;
 		d->next_stitch++;
@@ -520,8 +540,10 @@ static int run_all(tk_pieces *d)
 		while (!d->nth && run_one(d))
 			;
 		bool behind = d->next_stitch - d->rbase > 4 * d->window + 8;
+		t = us();
 		if ((err = complete(d, behind)))
 			break;
+		d->t_done += us() - t;
 	}
 	if (!err)
 		err = complete(d, true);
@@ -592,6 +614,11 @@ int tk_pieces_run(tk_source *src, tk_pieces_opts *opts, const tk_pieces_client *
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(d->th[i], NULL);
 	opts->pieces = d->ncut;
+	opts->stats[0] = d->t_read;
+	opts->stats[1] = d->t_stitch;
+	opts->stats[2] = d->t_jobs;
+	opts->stats[3] = d->t_done;
+	opts->stats[4] = d->t_wait;
 	opts->exact = d->nexact;
 	opts->threads_used = started + 1;
 	/* After an error: the jobs not completed are told so. */

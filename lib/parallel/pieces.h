@@ -74,6 +74,9 @@ typedef struct tk_pieces_opts {
 	/* out: pieces read, those read again exactly, threads used */
 	uint32_t pieces, exact;
 	unsigned threads_used;
+	/* out: microseconds the stitching thread spent reading pieces,
+	 * stitching, running jobs, completing them, waiting */
+	uint64_t stats[5];
 } tk_pieces_opts;
 
 /* Threads to use: opts->threads, or the cores available. */

@@ -44,6 +44,11 @@ static int filter_finish(void *ctx, const tk_call *root, uint32_t children)
 	return f->next->finish(f->next->ctx, root, children);
 }
 
+static void cli_read_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	tk_cli_progress(ctx, "reading", done, total);
+}
+
 static int add_name(void *ctx, uint64_t addr, const char *name)
 {
 	return tk_namemap_add(ctx, addr, name, strlen(name));
@@ -117,14 +122,30 @@ static tk_status from_trace(tk_cli *cli, const tk_calls_sink *sink, tk_callwalk 
 		tk_callspill_free(spill);
 		return TK_ST_FAIL;
 	}
-	tk_event ev;
-	int read_rc;		/* tk_cli_next prints its own errors */
-	while ((read_rc = tk_cli_next(cli, src, &ev)) > 0)
-		if ((rc = tk_calls_feed(calls, &ev)) < 0)
-			break;
-	bool reported = read_rc < 0;
-	if (reported)
-		rc = read_rc;
+	/* On every core when the format can be read in pieces; else in order. */
+	tk_calls_read_opts ro;
+	tk_calls_read_opts_init(&ro);
+	ro.threads = cli->threads;
+	ro.names = &cli->names;
+	if (cli->progress) {
+		ro.progress = cli_read_progress;
+		ro.progress_ctx = cli;
+	}
+	int read_rc = 0;
+	bool reported = false;
+	rc = tk_calls_read(calls, src, &ro);
+	if (rc == TK_ERR_UNSUPPORTED) {
+		tk_event ev;
+		rc = 0;
+		while ((read_rc = tk_cli_next(cli, src, &ev)) > 0)	/* prints its own errors */
+			if ((rc = tk_calls_feed(calls, &ev)) < 0)
+				break;
+		reported = read_rc < 0;
+		if (reported)
+			rc = read_rc;
+	} else if (rc < 0 && rc != TK_ERR_NOMEM) {
+		reported = rc == TK_ERR_BINARY;	/* the source's diagnostic said why */
+	}
 	tk_cli_close_trace(cli, src);
 	if (rc == 0)
 		rc = tk_calls_finish(calls, NULL);

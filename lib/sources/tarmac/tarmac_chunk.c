@@ -46,7 +46,10 @@ static void get_state(const tk_tarmac_parser *p, tk_chunk_state *out)
 	memcpy(out->b, &p->time, 8);
 	memcpy(out->b + 8, &p->cpu, 4);
 	out->b[12] = (uint8_t)p->last_isa;
-	out->b[13] = p->saw_a64_reg;
+	/* Whether x/w registers were seen only matters (and is kept) while
+	 * no instruction has given the instruction set, which never becomes
+	 * unknown again. */
+	out->b[13] = p->last_isa == TK_ISA_UNKNOWN && p->saw_a64_reg;
 	out->b[14] = (uint8_t)p->ldst_prev;
 }
 
