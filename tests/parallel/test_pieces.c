@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../check.h"
+#include "core/simd.h"
 #include "index/index_build.h"
 #include "tracekit/error.h"
 #include "tracekit/index.h"
@@ -183,6 +184,11 @@ int main(int argc, char **argv)
 	ref = r;
 	const char *base = strrchr(trace, '/');
 	base = base ? base + 1 : trace;
+
+	/* the line scans without vector instructions */
+	tk_simd_use(TK_SIMD_SCALAR);
+	same("scalar", 2, 4096, NULL, 0, false);
+	tk_simd_use(tk_simd_best());
 
 	/* automatic pieces, and small ones */
 	for (unsigned t = 1; t <= 4; t *= 2) {

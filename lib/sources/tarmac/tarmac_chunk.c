@@ -16,12 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/simd.h"
 #include "tarmac_impl.h"
 #include "tracekit/error.h"
 #include "tracekit/source_author.h"
 
 #define WARM_BACK_MAX (256u << 10)	/* look no further back for an instruction */
 #define WARM_FALLBACK (16u << 10)
+#define NL_BATCH 2048			/* newlines found per vector scan */
 
 struct tk_chunk {
 	const tk_source *src;
@@ -37,7 +39,11 @@ struct tk_chunk {
 	bool warned_state;
 	bool sniff;		/* the piece starts the file: check it is text */
 	int sticky;
-	uint64_t next_nul;	/* offset of the next NUL byte from pos on, or end */
+	/* newlines and NUL bytes, found a batch at a time */
+	uint32_t nl[NL_BATCH];	/* offsets from nl_base */
+	size_t nl_n, nl_i;
+	uint64_t nl_base, scan;	/* scan: the next byte to look at */
+	uint64_t nul;		/* a NUL byte at or after pos in [pos, scan), or UINT64_MAX */
 };
 
 static void get_state(const tk_tarmac_parser *p, tk_chunk_state *out)
@@ -118,7 +124,7 @@ static void report(tk_chunk *c, tk_diag_level level, uint64_t line, const char *
 	c->diag(c->diag_ctx, &d, once);
 }
 
-/* The next line of [pos, limit): false at the end. */
+/* The next line of [pos, limit) (for the warm-up): false at the end. */
 static bool next_line(tk_chunk *c, uint64_t limit, const char **s, size_t *len, uint64_t *off)
 {
 	if (c->pos >= limit)
@@ -130,6 +136,44 @@ static bool next_line(tk_chunk *c, uint64_t limit, const char **s, size_t *len, 
 	*len = n;
 	*off = c->pos;
 	c->pos += n + (nl ? 1 : 0);
+	return true;
+}
+
+/* The next line of the piece, its newlines found by vector scans of a
+ * batch of lines at a time, which also find NUL bytes. */
+static bool piece_line(tk_chunk *c, const char **s, size_t *len, uint64_t *off)
+{
+	if (c->pos >= c->end)
+		return false;
+	if (c->nl_i == c->nl_n && c->scan < c->end) {
+		size_t scanned, nul;
+		c->nl_base = c->scan;
+		c->nl_n = tk_simd_newlines(c->data + c->scan, (size_t)(c->end - c->scan), c->nl,
+					   NL_BATCH, &scanned, &nul);
+		c->nl_i = 0;
+		if (c->nul == UINT64_MAX && nul != SIZE_MAX)
+			c->nul = c->nl_base + nul;
+		c->scan += scanned;
+	}
+	uint64_t stop = c->end;
+	if (c->nl_i < c->nl_n)
+		stop = c->nl_base + c->nl[c->nl_i++];
+	*s = (const char *)c->data + c->pos;
+	*len = (size_t)(stop - c->pos);
+	*off = c->pos;
+	c->pos = stop < c->end ? stop + 1 : stop;
+	return true;
+}
+
+/* Does the line [off, off + len) hold a NUL byte?  (Then the next one is
+ * looked for after it.) */
+static bool line_has_nul(tk_chunk *c, uint64_t off, size_t len)
+{
+	if (c->nul >= off + len)
+		return false;
+	uint64_t from = off + len;
+	const uint8_t *z = from < c->scan ? memchr(c->data + from, 0, (size_t)(c->scan - from)) : NULL;
+	c->nul = z ? (uint64_t)(z - c->data) : UINT64_MAX;
 	return true;
 }
 
@@ -174,9 +218,8 @@ static int chunk_open(const tk_source *src, const uint8_t *data, uint64_t size, 
 				tk_tarmac_parse_line(c->parser, s, len, 0, off, &evs, &nev);
 	}
 	c->parser->missing_state = false;
-	c->pos = begin;
-	const uint8_t *z = begin < end ? memchr(data + begin, 0, (size_t)(end - begin)) : NULL;
-	c->next_nul = z ? (uint64_t)(z - data) : end;
+	c->pos = c->scan = begin;
+	c->nul = UINT64_MAX;
 	get_state(c->parser, &c->begin_state);
 	*out = c;
 	return 0;
@@ -190,24 +233,17 @@ static int refill(tk_chunk *c)
 	uint64_t off;
 	size_t ml = max_line(c);
 	while (c->iev >= c->nev) {
-		if (!next_line(c, c->end, &s, &len, &off))
+		if (!piece_line(c, &s, &len, &off))
 			return 0;
 		c->lineno++;
-		if (c->next_nul < off) {	/* passed inside a skipped line */
-			const uint8_t *z = memchr(c->data + off, 0, (size_t)(c->end - off));
-			c->next_nul = z ? (uint64_t)(z - c->data) : c->end;
-		}
+		bool nul = line_has_nul(c, off, len);
 		if (len >= ml) {
 			char msg[64];
 			snprintf(msg, sizeof msg, "line longer than %zu bytes: skipped", ml);
 			report(c, TK_DIAG_WARNING, c->lineno, msg, false);
 			continue;
 		}
-		if (off + len > c->next_nul) {
-			uint64_t from = off + len + 1;
-			const uint8_t *z = from < c->end ? memchr(c->data + from, 0, (size_t)(c->end - from))
-							 : NULL;
-			c->next_nul = z ? (uint64_t)(z - c->data) : c->end;
+		if (nul) {
 			report(c, TK_DIAG_WARNING, c->lineno,
 			       "line contains NUL bytes (binary data?): skipped", false);
 			continue;
