@@ -87,6 +87,24 @@ static inline bool tk_simd_hex_token_scalar(const char *s, const char *end, uint
 	return true;
 }
 
+/* The same as tk_simd_hex_word, scalar. */
+static inline bool tk_simd_hex_word_scalar(const char *s, const char *end, uint64_t *value,
+					   size_t *ndigits)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+	int d;
+	while (s + n < end && n < 17 && (d = tk_simd_hexval((unsigned char)s[n])) >= 0) {
+		v = v << 4 | (unsigned)d;
+		n++;
+	}
+	if (!n || n > 16 || (s + n < end && tk_simd_word_byte((unsigned char)s[n])))
+		return false;
+	*value = v;
+	*ndigits = n;
+	return true;
+}
+
 /* Exactly 8 hex digits at s (8 bytes readable): true and *value. */
 static inline bool tk_simd_hex8_scalar(const char *s, uint32_t *value)
 {
@@ -142,6 +160,26 @@ static inline bool tk_simd_hex_token(const char *s, const char *end, uint64_t *v
 	return true;
 }
 
+/* 1..16 hex digits at s followed by the end or a byte that is not
+ * alphanumeric nor "_-.#" (at least 16 bytes before end): true, *value,
+ * *ndigits. */
+static inline bool tk_simd_hex_word(const char *s, const char *end, uint64_t *value,
+				    size_t *ndigits)
+{
+	static const int8_t keep[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+	__m128i nib;
+	unsigned hex = tk_simd_hex_nibbles(_mm_loadu_si128((const __m128i *)s), &nib);
+	unsigned n = hex == 0xffff ? 16 : (unsigned)__builtin_ctz(~hex);
+	if (!n || (s + n < end && tk_simd_word_byte((unsigned char)s[n])))
+		return false;
+	/* the n digits, then zero nibbles: the value shifted left */
+	nib = _mm_and_si128(nib, _mm_loadu_si128((const __m128i *)(keep + 16 - n)));
+	uint64_t v = __builtin_bswap64(tk_simd_hex_pack(nib));
+	*value = n == 16 ? v : v >> (4 * (16 - n));
+	*ndigits = n;
+	return true;
+}
+
 static inline bool tk_simd_hex8(const char *s, uint32_t *value)
 {
 	__m128i nib;
@@ -150,8 +188,10 @@ static inline bool tk_simd_hex8(const char *s, uint32_t *value)
 	*value = __builtin_bswap32((uint32_t)tk_simd_hex_pack(nib));
 	return true;
 }
+#define TK_SIMD_HEX_WORD 1
 #else
 #define tk_simd_hex_token tk_simd_hex_token_scalar
+#define tk_simd_hex_word tk_simd_hex_word_scalar
 #define tk_simd_hex8 tk_simd_hex8_scalar
 #endif
 

@@ -134,25 +134,35 @@ typedef struct tk_mrec {
 	uint8_t data[TK_MREC_DATA];
 } tk_mrec;
 
+/* A sorted run: in memory, or in the spill file.  Runs of pieces ("time"
+ * runs) are in trace order with each other: for one 64-byte chunk, their
+ * records one run after the other are in (position, order) order. */
+typedef struct tk_mrun {
+	bool time;
+	tk_mrec *mem;		/* owned, or NULL: in the file */
+	uint64_t off, n;	/* record offset in the file, records */
+} tk_mrun;
+
 /* Sorted runs of records: in memory, and spilled to a temporary file. */
 typedef struct tk_mruns {
 	bool keep;		/* never spill (a piece's records) */
-	tk_mrec *buf;
+	tk_mrec *buf;		/* records being collected (a run to come) */
 	size_t len, cap;
 	FILE *spill;
-	uint64_t *run_off;	/* record offset of each spilled run */
-	size_t nruns;
 	uint64_t spilled;	/* records in the spill file */
+	tk_mrun *runs;
+	size_t nruns, capruns;
+	uint64_t inmem;		/* records of runs kept in memory */
 } tk_mruns;
 
 int tk_mruns_add(tk_mruns *r, const tk_mrec *rec);
 /* Sort the records in memory. */
 void tk_mruns_sort(tk_mruns *r);
-/* Add a piece's sorted records as one run, their positions and orders
+/* Add a piece's sorted records as a time run, their positions and orders
  * made global (positions are stored as local step + 1, 0 before the
- * piece's first step).  Errors: TK_ERR_IO, TK_ERR_NOMEM. */
-int tk_mruns_add_piece(tk_mruns *r, const tk_mruns *piece, uint64_t step_base,
-		       uint64_t order_base);
+ * piece's first step); the piece's buffer may be taken.
+ * Errors: TK_ERR_IO, TK_ERR_NOMEM. */
+int tk_mruns_add_piece(tk_mruns *r, tk_mruns *piece, uint64_t step_base, uint64_t order_base);
 /* Sort and stream every record, in order, to the page writer. */
 int tk_mruns_write(tk_mruns *r, tk_ixw *w);
 void tk_mruns_free(tk_mruns *r);

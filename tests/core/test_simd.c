@@ -64,6 +64,12 @@ static void hex(void)
 		bool b = tk_simd_hex_token_scalar(line, line + len, &vb, &nb);
 		CHECKF(a == b && (!a || (va == vb && na == nb)), "hex '%.*s': %d %llx %zu / %d %llx %zu",
 		       (int)len, line, a, (unsigned long long)va, na, b, (unsigned long long)vb, nb);
+		if (len >= 16) {
+			bool e = tk_simd_hex_word(line, line + len, &va, &na);
+			bool f = tk_simd_hex_word_scalar(line, line + len, &vb, &nb);
+			CHECKF(e == f && (!e || (va == vb && na == nb)), "hex word '%.*s'", (int)len,
+			       line);
+		}
 		if (len >= 8) {
 			uint32_t x = 0, y = 0;
 			bool c = tk_simd_hex8(line, &x), d = tk_simd_hex8_scalar(line, &y);
