@@ -183,6 +183,9 @@ static int on_insn(tk_callsum *s, pctx *x, const tk_event *ev)
 	const tk_insn *in = &ev->u.insn;
 	bool step = !s->func_steps;
 	uint64_t pos = step ? s->nsteps + 1 : s->nsteps;
+	uint64_t natural;
+	bool seq = step && x->have_prev &&
+		   tk_calls_sequential(x->prev_pc, x->prev_width, x->prev_isa, in->pc, &natural);
 	if (step) {
 		s->nsteps++;
 		if (!x->stepped) {
@@ -190,26 +193,26 @@ static int on_insn(tk_callsum *s, pctx *x, const tk_event *ev)
 			x->cleared = false;
 		}
 	}
-	tk_csrec r = {.t = {ev->time, ev->line, ev->offset, in->pc, pos}, .ctx = x->id,
-		      .type = TK_CS_INSN, .isa = (uint8_t)in->isa, .width = in->width,
-		      .branch = (uint8_t)in->branch};
-	uint64_t natural;
-	bool seq = x->have_prev && step &&
-		   tk_calls_sequential(x->prev_pc, x->prev_width, x->prev_isa, in->pc, &natural);
 	x->have_prev = true;
 	x->prev_pc = in->pc;
 	x->prev_width = in->width;
 	x->prev_isa = in->isa;
+	/* A sequential instruction only extends the run: the last one of it
+	 * is all the detector needs. */
+	tk_csrec *r = &x->last;
 	if (seq) {
 		x->run++;
-		x->last = r;
-		return 0;
+	} else {
+		int err = flush(s, x);
+		if (err || !(r = add(s, TK_CS_INSN, x->id)))
+			return err ? err : TK_ERR_NOMEM;
 	}
-	int err = flush(s, x);
-	tk_csrec *o = err ? NULL : add(s, TK_CS_INSN, x->id);
-	if (!o)
-		return TK_ERR_NOMEM;
-	*o = r;
+	r->t = (tk_tpos){ev->time, ev->line, ev->offset, in->pc, pos};
+	r->ctx = x->id;
+	r->type = TK_CS_INSN;
+	r->isa = (uint8_t)in->isa;
+	r->width = in->width;
+	r->branch = (uint8_t)in->branch;
 	return 0;
 }
 

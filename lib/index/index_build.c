@@ -242,6 +242,23 @@ static int read_sequential(ixb *b)
 	return err;
 }
 
+/* The call tree's end (the detector's last frames, then the spill put in
+ * preorder) runs beside the memory sections. */
+typedef struct calls_end {
+	ixb *b;
+	tk_callwalk *walk;
+	int err;
+} calls_end;
+
+static void *finish_calls(void *arg)
+{
+	calls_end *ce = arg;
+	ce->err = tk_calls_finish(ce->b->calls, NULL);
+	if (!ce->err)
+		ce->err = tk_callspill_walk(ce->b->spill, &ce->walk);
+	return NULL;
+}
+
 /* Build into w (created by the caller); finishes or aborts w. */
 int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int *fd_out)
 {
@@ -303,22 +320,29 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	phase(opts, "reading the trace, positions and registers", &tp);
 	if ((err = tk_ixw_end(w)))
 		goto out;
-	if ((err = copy_spill(w, TK_SEC_BLOCKDIR, &b->dir)) ||
-	    (err = copy_spill(w, TK_SEC_PCBLOOM, &b->blooms)))
-		goto out;
-	uint64_t touched, known;
-	tk_ixmem_stats(b->mem, &touched, &known);
-	if (opts->log) {
-		char msg[160];
-		snprintf(msg, sizeof msg, "memory: %llu event records, %llu bytes touched",
-			 (unsigned long long)tk_ixmem_records(b->mem), (unsigned long long)touched);
-		log_msg(opts, TK_INDEX_LOG_DETAIL, msg);
+	calls_end ce = {b, NULL, 0};
+	pthread_t ct;
+	bool beside = opts->threads != 1 && pthread_create(&ct, NULL, finish_calls, &ce) == 0;
+	if (!beside)
+		finish_calls(&ce);
+	uint64_t touched = 0, known = 0;
+	if (!(err = copy_spill(w, TK_SEC_BLOCKDIR, &b->dir)) &&
+	    !(err = copy_spill(w, TK_SEC_PCBLOOM, &b->blooms))) {
+		tk_ixmem_stats(b->mem, &touched, &known);
+		if (opts->log) {
+			char msg[160];
+			snprintf(msg, sizeof msg, "memory: %llu event records, %llu bytes touched",
+				 (unsigned long long)tk_ixmem_records(b->mem),
+				 (unsigned long long)touched);
+			log_msg(opts, TK_INDEX_LOG_DETAIL, msg);
+		}
+		err = tk_ixmem_write(b->mem, w);
+		phase(opts, "memory sections", &tp);
 	}
-	if ((err = tk_ixmem_write(b->mem, w)))
-		goto out;
-	phase(opts, "memory sections", &tp);
-	if ((err = tk_calls_finish(b->calls, NULL)) || (err = tk_callspill_walk(b->spill, &walk)) ||
-	    (err = tk_idx_calls_write(w, walk, &ncalls, &nroots)))
+	if (beside)
+		pthread_join(ct, NULL);
+	walk = ce.walk;
+	if (err || (err = ce.err) || (err = tk_idx_calls_write(w, walk, &ncalls, &nroots)))
 		goto out;
 	phase(opts, "call tree", &tp);
 
