@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "json/json_cmds.h"
+#include "json/json_api.h"
 
 static bool json;
 static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
@@ -155,16 +155,17 @@ int tk_cmd_callinfo(int argc, char **argv)
 	size_t h = 0;
 	if (json) {
 		tkj_stream js;
+		const tkj_api *jw = tkj_load(&cli);
 		const tk_tpos **hits = malloc((ci.nhits + 1) * sizeof *hits);
-		int rc = hits ? tkj_callinfo_begin(&js, fp, &cli) : -1;
+		int rc = hits && jw ? jw->callinfo_begin(&js, fp, &cli) : -1;
 		for (int i = 0; rc == 0 && i < ci.ntargets; i++) {
 			size_t n = 0;
 			while (h < ci.nhits && ci.hits[h].target == (uint32_t)i)
 				hits[n++] = &ci.hits[h++].entry;
-			rc = tkj_callinfo_function(&js, &cli, ci.addr[i], hits, n);
+			rc = jw->callinfo_function(&js, &cli, ci.addr[i], hits, n);
 		}
 		free(hits);
-		if (rc || tkj_stream_end(&js))
+		if (rc || jw->stream_end(&js))
 			tk_cli_discard_output(&cli, fp);
 		else if (tk_cli_close_output(&cli, fp) == 0)
 			status = TK_EXIT_OK;

@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "json/json_cmds.h"
+#include "json/json_api.h"
 
 static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
 
@@ -70,8 +70,13 @@ int tk_cmd_calltree(int argc, char **argv)
 	}
 	if (!(fp = tk_cli_open_output(&cli)))
 		goto out;
+	const tkj_api *jw = json ? tkj_load(&cli) : NULL;
+	if (json && !jw) {
+		tk_cli_discard_output(&cli, fp);
+		goto out;
+	}
 	if (json) {
-		if (tkj_calltree(fp, &cli, t))
+		if (jw->calltree(fp, &cli, t))
 			tk_cli_discard_output(&cli, fp);
 		else if (tk_cli_close_output(&cli, fp) == 0)
 			status = TK_EXIT_OK;

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "json/json_cmds.h"
+#include "json/json_api.h"
 
 static bool json;
 static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
@@ -154,10 +154,11 @@ int tk_cmd_profile(int argc, char **argv)
 		goto out;
 	if (json) {
 		tkj_stream js;
-		int rc = tkj_profile_begin(&js, fp, &cli);
+		const tkj_api *jw = tkj_load(&cli);
+		int rc = jw ? jw->profile_begin(&js, fp, &cli) : -1;
 		for (size_t i = 0; rc == 0 && i < n; i++)
-			rc = tkj_profile_row(&js, &cli, p.rows[i].addr, p.rows[i].count, p.rows[i].time);
-		if (rc || tkj_stream_end(&js))
+			rc = jw->profile_row(&js, &cli, p.rows[i].addr, p.rows[i].count, p.rows[i].time);
+		if (rc || jw->stream_end(&js))
 			tk_cli_discard_output(&cli, fp);
 		else if (tk_cli_close_output(&cli, fp) == 0)
 			status = TK_EXIT_OK;

@@ -116,3 +116,13 @@ json_t *tkj_dump_mem(const tk_index *idx, uint64_t pos, uint64_t addr, uint64_t 
 	free(k);
 	return out;
 }
+
+/* What the json module offers the binary's commands (json_api.h). */
+const tkj_api tkj_api_table = {
+	tkj_calltree,
+	tkj_callinfo_begin,
+	tkj_callinfo_function,
+	tkj_profile_begin,
+	tkj_profile_row,
+	tkj_stream_end,
+};
