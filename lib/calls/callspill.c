@@ -36,9 +36,9 @@
 #define WINDOW 1024u
 #define SORT_MEM (64u << 10)
 #else
-#define SPILL_MEM (1u << 20)
+#define SPILL_MEM (256u << 10)
 #define WINDOW (256u << 10)
-#define SORT_MEM (4u << 20)
+#define SORT_MEM (2u << 20)
 #endif
 #define REC_MAX 232
 

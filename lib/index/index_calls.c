@@ -116,7 +116,11 @@ typedef struct callrd {
 	tk_rd r;
 	uint32_t next;		/* number of the node r is at */
 	tk_tpos prev[4];
+	const uint8_t *kept;	/* a walk: pages from here on are still mapped */
 } callrd;
+
+/* A walk gives back the pages it has read, a MB at a time. */
+#define RELEASE_BYTES (256u << 10)
 
 static int callrd_seek(callrd *cr, uint32_t n)
 {
@@ -333,7 +337,14 @@ typedef struct index_walk {
 
 static int iw_next(tk_callwalk *w, tk_call *out)
 {
-	return callrd_one(&((index_walk *)w)->cr, out);
+	callrd *cr = &((index_walk *)w)->cr;
+	if (!cr->kept)
+		cr->kept = cr->r.p;
+	if ((size_t)(cr->r.p - cr->kept) >= RELEASE_BYTES) {
+		tk_idx_release(cr->idx, cr->kept, cr->r.p);
+		cr->kept = cr->r.p;
+	}
+	return callrd_one(cr, out);
 }
 
 static int iw_seek(tk_callwalk *w, uint32_t n)
@@ -425,9 +436,14 @@ int tk_index_calls_replay(const tk_index *idx, const tk_calls_sink *sink)
 	int rc = grp && roots ? 0 : TK_ERR_NOMEM;
 	uint32_t ngroups = (n + TK_CALL_GROUP - 1) / TK_CALL_GROUP;
 	uint32_t k_root = idx->nroots;
+	const uint8_t *kept = idx->calls + idx->calls_len;	/* read down to here */
 	for (uint32_t g = ngroups; g-- > 0 && rc == 0;) {
 		callrd cr = {.idx = idx};
 		callrd_seek(&cr, g * TK_CALL_GROUP);
+		if ((size_t)(kept - cr.r.p) >= RELEASE_BYTES) {
+			tk_idx_release(idx, cr.r.p, kept);
+			kept = cr.r.p;
+		}
 		uint32_t k = 0;
 		while (rc == 0 && k < TK_CALL_GROUP && cr.next < n) {
 			rc = callrd_one(&cr, &grp[k]);

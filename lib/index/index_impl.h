@@ -311,6 +311,10 @@ struct tk_index {
 	uint32_t *root_nodes;	/* their node numbers */
 };
 
+/* Give back the mapped pages inside [from, to) (read through once: a long
+ * walk must not make the file resident).  Queries fault them back in. */
+void tk_idx_release(const tk_index *idx, const uint8_t *from, const uint8_t *to);
+
 /* Load from an open descriptor (closed in all cases); as tk_index_load. */
 int tk_idx_load_fd(int fd, const char *path, tk_index **out);
 

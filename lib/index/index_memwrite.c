@@ -27,8 +27,8 @@
 #define MERGE_MEM 4096u
 #define MEM_RUNS 2000u
 #else
-#define RUN_RECORDS (1u << 17)	/* 128 K records (6 MB) per run */
-#define MERGE_MEM (8u << 20)	/* read buffers of all runs while merging */
+#define RUN_RECORDS (1u << 15)	/* 32 K records (1.5 MB) per run */
+#define MERGE_MEM (2u << 20)	/* read buffers of all runs while merging */
 #define MEM_RUNS (1u << 16)	/* records of pieces' runs kept in memory (3 MB) */
 #endif
 

@@ -31,22 +31,35 @@ static char *dup_n(const void *s, size_t n)
 /* Checksum a section of the mapping in pieces, releasing each piece's
  * pages once read: verifying a large index must not make its whole size
  * resident (queries fault back in, from the page cache, what they use). */
+void tk_idx_release(const tk_index *idx, const uint8_t *from, const uint8_t *to)
+{
+	if (!idx->owns_map || to <= from)
+		return;
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t page = pg > 0 ? (uintptr_t)pg : 4096;
+	uintptr_t a = ((uintptr_t)from + page - 1) / page * page, b = (uintptr_t)to / page * page;
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 static uint64_t hash_and_release(const tk_index *idx, uint64_t off, uint64_t len)
 {
-	const size_t piece = 4u << 20;
-	long pg = sysconf(_SC_PAGESIZE);
-	uint64_t page = pg > 0 ? (uint64_t)pg : 4096;
+	const size_t piece = 256u << 10;
 	tk_hasher h;
 	tk_hasher_init(&h);
+	const uint8_t *kept = idx->map + off;	/* given back up to here */
 	while (len) {
 		size_t k = len < piece ? (size_t)len : piece;
 		tk_hasher_update(&h, idx->map + off, k);
-		/* whole pages inside [off, off + k) */
-		uint64_t a = (off + page - 1) / page * page, b = (off + k) / page * page;
-		if (b > a)
-			madvise((void *)(idx->map + a), b - a, MADV_DONTNEED);
 		off += k;
 		len -= k;
+		tk_idx_release(idx, kept, idx->map + off);
+		/* the partial page at the end goes with the next piece */
+		long pg = sysconf(_SC_PAGESIZE);
+		uintptr_t page = pg > 0 ? (uintptr_t)pg : 4096;
+		kept = (const uint8_t *)((uintptr_t)(idx->map + off) / page * page);
+		if (kept < idx->map)
+			kept = idx->map;
 	}
 	return tk_hasher_final(&h);
 }
@@ -136,6 +149,8 @@ static int check(tk_index *idx)
 		if (tk_get32(d + TK_DIR_NINSN) != want || off > idx->blocks_len ||
 		    l > idx->blocks_len - off)
 			return TK_ERR_CORRUPT;
+		if (b % 8192 == 8191)	/* a directory read through is given back */
+			tk_idx_release(idx, idx->dir, d);
 	}
 	for (uint64_t c = 0; c < idx->nchunks; c++) {
 		const uint8_t *e = tk_idx_chunk(idx, c);
@@ -144,13 +159,20 @@ static int check(tk_index *idx)
 		    (tk_get64(e + TK_CH_ADDR) & (TK_CHUNK_BYTES - 1)) ||
 		    (c && tk_get64(e + TK_CH_ADDR) <= tk_get64(e - TK_CH_ENTRY + TK_CH_ADDR)))
 			return TK_ERR_CORRUPT;
+		if (c % 32768 == 32767)
+			tk_idx_release(idx, idx->chunkdir, e - TK_CH_ENTRY);
 	}
 	for (uint64_t pg = 0; pg < idx->npages; pg++) {
 		const uint8_t *p = tk_idx_page(idx, pg);
 		uint64_t off = tk_get64(p + TK_PG_BODY), l = tk_get32(p + TK_PG_BODYLEN);
 		if (off > idx->memdata_len || l > idx->memdata_len - off)
 			return TK_ERR_CORRUPT;
+		if (pg % 16384 == 16383)
+			tk_idx_release(idx, idx->pagehdr, p);
 	}
+	/* The directories were read through: give their pages back (and
+	 * whatever the checksums mapped beyond their ranges). */
+	tk_idx_release(idx, idx->map, idx->map + size);
 	idx->caps = tk_get32(h + TK_H_CAPS);
 	idx->time_unit = tk_get32(h + TK_H_TIME_UNIT);
 	idx->isa = tk_get32(h + TK_H_ISA);

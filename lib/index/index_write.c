@@ -16,7 +16,7 @@
 #ifdef TK_IDX_SMALL_BUFFERS	/* tests: exercise the spill files */
 #define SPILL_MEM_LIMIT 4096u
 #else
-#define SPILL_MEM_LIMIT (8u << 20)
+#define SPILL_MEM_LIMIT (512u << 10)
 #endif
 
 struct tk_ixw {

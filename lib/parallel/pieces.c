@@ -34,8 +34,6 @@ static uint64_t us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
-#define MIN_PIECE (256u << 10)
-#define MAX_PIECE (4u << 20)
 #define DEFAULT_PIECE (1u << 20)
 
 enum { ST_CUT, ST_READING, ST_READ, ST_STITCHED };
@@ -86,6 +84,7 @@ struct tk_pieces {
 	tk_chunk_state last_end;
 	uint64_t lines;
 	uint32_t nexact;
+	uint64_t released;	/* pages before this are given back */
 	uint64_t t_stitch, t_read, t_jobs, t_wait, t_done;	/* stitching thread, us */
 	char **once;
 	size_t nonce;
@@ -225,9 +224,10 @@ static void read_piece(tk_pieces *d, tk_piece *p, const tk_chunk_state *in)
 	tk_chunk *ch;
 	uint64_t from = in ? p->begin : p->from;
 #ifdef MADV_POPULATE_READ
-	/* Map the piece's pages in one go rather than fault by fault. */
+	/* Map the piece's pages in one go rather than fault by fault (not
+	 * the warm-up's: they may have been given back already). */
 	long pg = sysconf(_SC_PAGESIZE);
-	uint64_t page = pg > 0 ? (uint64_t)pg : 4096, a = from / page * page;
+	uint64_t page = pg > 0 ? (uint64_t)pg : 4096, a = p->begin / page * page;
 	if (p->end > a)
 		madvise((void *)(d->map + a), (size_t)(p->end - a), MADV_POPULATE_READ);
 #endif
@@ -441,14 +441,17 @@ static void report(tk_pieces *d, tk_piece *p)
 	}
 }
 
-/* Give back the mapped pages of a stitched piece. */
+/* Give back the mapped pages of the stitched pieces (whole pages: the
+ * one a cut falls in goes with the next piece). */
 static void unmap_pages(tk_pieces *d, const tk_piece *p)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	uint64_t page = pg > 0 ? (uint64_t)pg : 4096;
-	uint64_t a = (p->begin + page - 1) / page * page, b = p->end / page * page;
-	if (b > a)
-		madvise((void *)(d->map + a), b - a, MADV_DONTNEED);
+	uint64_t b = p->end / page * page;
+	if (b > d->released)
+		madvise((void *)(d->map + d->released), b - d->released, MADV_DONTNEED);
+	if (b > d->released)
+		d->released = b;
 }
 
 static int stitch(tk_pieces *d, tk_piece *p)
@@ -587,13 +590,8 @@ int tk_pieces_run(tk_source *src, tk_pieces_opts *opts, const tk_pieces_client *
 	unsigned threads = tk_pieces_threads(opts->threads);
 	d->nth = threads - 1;
 	d->window = threads + 2;
+	/* The same size whatever the trace's: memory must not follow it. */
 	d->piece_bytes = opts->piece_bytes ? opts->piece_bytes : DEFAULT_PIECE;
-	if (!opts->piece_bytes && d->size / DEFAULT_PIECE > 64u * threads)
-		d->piece_bytes = d->size / (64u * threads) > MAX_PIECE ? MAX_PIECE
-								       : d->size / (64u * threads);
-	if (d->piece_bytes < 1)
-		d->piece_bytes = 1;
-	(void)MIN_PIECE;
 	pthread_mutex_init(&d->m, NULL);
 	pthread_cond_init(&d->cv, NULL);
 	if (!err && d->map)
