@@ -198,6 +198,12 @@ int tk_index_load(const char *index_path, tk_index **out);
 
 void tk_index_free(tk_index *idx);
 
+/* Give back the pages of the index file that queries have mapped (an
+ * interactive session calls it now and then, so that browsing a long
+ * trace never makes its index resident; later queries fault back in what
+ * they use, from the page cache). */
+void tk_index_trim(const tk_index *idx);
+
 /* The index file's path, and the trace path recorded in it. */
 const char *tk_index_path(const tk_index *idx);
 const char *tk_index_trace_path(const tk_index *idx);

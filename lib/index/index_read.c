@@ -272,6 +272,11 @@ void tk_index_free(tk_index *idx)
 	free(idx);
 }
 
+void tk_index_trim(const tk_index *idx)
+{
+	tk_idx_release(idx, idx->map, idx->map + idx->map_size);
+}
+
 const char *tk_index_path(const tk_index *idx)
 {
 	return idx->path;
