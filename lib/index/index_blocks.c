@@ -212,10 +212,41 @@ int tk_blockenc_step(tk_blockenc *e, const tk_idx_step *s)
 	return 0;
 }
 
+/* The common case: every byte of a view of at most 8 bytes set, the
+ * block being encoded (what tk_blockenc_reg does, without the loops). */
+static int reg_allset_small(tk_blockenc *e, const tk_idx_regup *u)
+{
+	tk_reg reg = u->reg;
+	unsigned len = u->len;
+	if (reserve(&e->log, &e->logcap, e->loglen + 48))
+		return TK_ERR_NOMEM;
+	uint8_t *p = e->log + e->loglen;
+	size_t n = tk_putv(p, e->pos - e->log_prevpos);
+	e->log_prevpos = e->pos;
+	n += tk_putv(p + n, reg);
+	p[n++] = (uint8_t)u->off;
+	p[n++] = (uint8_t)len;	/* a varint of one byte: len <= 8 */
+	p[n++] = TK_RF_ALLSET | TK_RF_VARINT;
+	uint64_t v = 0;
+	memcpy(&v, u->value, len);	/* little-endian host */
+	n += tk_putv(p + n, v);
+	unsigned base = tk_idx_reg_base(reg) + u->off;
+	memcpy(e->rv + base, u->value, len);
+	memset(e->rk + base, 1, len);
+	e->loglen += n;
+	bit_set(e->regmask, reg);
+	bit_set(e->present, reg);
+	return 1;
+}
+
 int tk_blockenc_reg(tk_blockenc *e, const tk_idx_regup *u)
 {
 	tk_reg reg = u->reg;
 	unsigned len = u->len;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (!u->state && len && len <= 8 && e->encoding)
+		return reg_allset_small(e, u);
+#endif
 	bool allset = true, any = false, anyknown = false;
 	for (unsigned i = 0; i < len; i++) {
 		unsigned s = u->state ? u->state[i] : TK_BYTE_SET;

@@ -129,9 +129,93 @@ static int spill_run(tk_mruns *r)
 	return err;
 }
 
+static bool sorted(const tk_mrec *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp_mrec(&v[i - 1], &v[i]) > 0)
+			return false;
+	return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A piece's records arrive in trace order, and a piece touches few 64-byte
+ * chunks: a stable distribution by chunk puts nearly all of them in order
+ * in linear time (a fill dated back to a mark arrives late: the rare chunk
+ * that is not in order after it is sorted). */
 void tk_mruns_sort(tk_mruns *r)
 {
-	sort_recs(r->buf, r->len);
+	size_t n = r->len;
+	size_t cap = 256;
+	while (cap < 2 * n && cap < (1u << 16))
+		cap *= 2;
+	typedef struct {
+		uint64_t chunk;
+		size_t count;	/* then the offset of its bucket */
+	} slot;
+	slot *map = n >= 64 ? calloc(cap, sizeof *map) : NULL;
+	uint64_t *keys = map ? malloc((cap / 2) * sizeof *keys) : NULL;
+	tk_mrec *out = keys ? malloc(n * sizeof *out) : NULL;
+	size_t k = 0;
+	bool ok = out != NULL;
+	for (size_t i = 0; ok && i < n; i++) {
+		uint64_t c = r->buf[i].chunk;
+		size_t h = (size_t)((c * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+		while (map[h].count && map[h].chunk != c)
+			h = (h + 1) & (cap - 1);
+		if (!map[h].count) {
+			if (k == cap / 2) {
+				ok = false;	/* too many chunks for this to pay */
+				break;
+			}
+			map[h].chunk = c;
+			keys[k++] = c;
+		}
+		map[h].count++;
+	}
+	if (!ok) {
+		free(map);
+		free(keys);
+		free(out);
+		sort_recs(r->buf, n);
+		return;
+	}
+	qsort(keys, k, sizeof *keys, cmp_u64);
+	size_t at = 0;
+	for (size_t j = 0; j < k; j++) {
+		size_t h = (size_t)((keys[j] * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+		while (map[h].chunk != keys[j])
+			h = (h + 1) & (cap - 1);
+		size_t c = map[h].count;
+		map[h].count = at;
+		at += c;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t c = r->buf[i].chunk;
+		size_t h = (size_t)((c * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+		while (map[h].chunk != c)
+			h = (h + 1) & (cap - 1);
+		out[map[h].count++] = r->buf[i];
+	}
+	/* each bucket now ends where the next begins */
+	for (size_t j = 0, b = 0; j < k; j++) {
+		size_t h = (size_t)((keys[j] * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+		while (map[h].chunk != keys[j])
+			h = (h + 1) & (cap - 1);
+		size_t e = map[h].count;
+		if (!sorted(out + b, e - b))
+			sort_recs(out + b, e - b);
+		b = e;
+	}
+	free(r->buf);
+	r->buf = out;
+	r->cap = n;
+	free(map);
+	free(keys);
 }
 
 int tk_mruns_add_piece(tk_mruns *r, tk_mruns *piece, uint64_t step_base, uint64_t order_base)

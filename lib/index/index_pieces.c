@@ -64,6 +64,7 @@ typedef struct ixpiece {
 	uint64_t maxtime;
 	tk_isa isa;		/* of the first instruction with a known one */
 	bool redo;		/* a trap needs the state before the piece */
+	const tk_arch *arch[8];	/* the hooks of each instruction set */
 	uint64_t step_base;	/* steps before the piece */
 	/* the state before the piece, for its block job (set at stitch) */
 	uint8_t *in_rv, *in_rk;
@@ -174,6 +175,8 @@ static int begin(void *ctx, tk_piece *p)
 	p->data = x;
 	x->exact = p->exact;
 	x->step_base = pb->b->ninsn;	/* right when exact: the pieces before are stitched */
+	for (int i = 0; i < 8; i++)
+		x->arch[i] = tk_arch_of((tk_isa)i);
 	if (!x->rv) {
 		x->rv = calloc(1, pb->regfile);
 		x->rk = calloc(1, pb->regfile);
@@ -259,7 +262,7 @@ static int on_step(pbuild *pb, ixpiece *x, const tk_event *ev, const tk_insn *in
 	x->have_time = true;
 	if (kind == 0 && x->isa == TK_ISA_UNKNOWN)
 		x->isa = in->isa;
-	const tk_arch *arch = kind == 0 ? tk_arch_of(in->isa) : NULL;
+	const tk_arch *arch = kind == 0 ? x->arch[in->isa & 7] : NULL;
 	if (arch && arch->is_trap(in)) {
 		envctx ec = {pb, x};
 		tk_arch_env env = {env_reg, env_word, &ec};
