@@ -189,6 +189,22 @@ int tk_ixw_write(tk_ixw *w, const void *p, size_t n)
 static int write_raw(tk_ixw *w, const void *p, size_t n)
 {
 	const uint8_t *s = p;
+	/* A large write goes straight to the file, not through the buffer. */
+	if (n >= OBUF_SIZE / 2) {
+		int err = flush(w);
+		size_t done = 0;
+		while (!err && done < n) {
+			ssize_t k = pwrite(w->fd, s + done, n - done, (off_t)(w->off + done));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				err = TK_ERR_IO;
+			else
+				done += (size_t)k;
+		}
+		w->off += done;
+		return err;
+	}
 	while (n) {
 		if (w->len == OBUF_SIZE) {
 			int err = flush(w);
