@@ -242,20 +242,25 @@ static int read_sequential(ixb *b)
 	return err;
 }
 
-/* The call tree's end (the detector's last frames, then the spill put in
- * preorder) runs beside the memory sections. */
+/* The call tree's end (the detector's last frames, the spill put in
+ * preorder, the sections encoded) runs beside the memory sections. */
 typedef struct calls_end {
 	ixb *b;
-	tk_callwalk *walk;
+	tk_spill calls, dir;
+	uint64_t ncalls;
+	uint32_t nroots;
 	int err;
 } calls_end;
 
 static void *finish_calls(void *arg)
 {
 	calls_end *ce = arg;
+	tk_callwalk *walk = NULL;
 	ce->err = tk_calls_finish(ce->b->calls, NULL);
 	if (!ce->err)
-		ce->err = tk_callspill_walk(ce->b->spill, &ce->walk);
+		ce->err = tk_callspill_walk(ce->b->spill, &walk);
+	if (!ce->err)
+		ce->err = tk_idx_calls_encode(walk, &ce->calls, &ce->dir, &ce->ncalls, &ce->nroots);
 	return NULL;
 }
 
@@ -265,7 +270,6 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	uint64_t t0 = now_ms();
 	ixb *b = calloc(1, sizeof *b);
 	int err = 0;
-	tk_callwalk *walk = NULL;
 	uint64_t ncalls = 0;
 	uint32_t nroots = 0;
 	tk_calls_sink sink;
@@ -320,7 +324,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	phase(opts, "reading the trace, positions and registers", &tp);
 	if ((err = tk_ixw_end(w)))
 		goto out;
-	calls_end ce = {b, NULL, 0};
+	calls_end ce = {.b = b};
 	pthread_t ct;
 	bool beside = opts->threads != 1 && pthread_create(&ct, NULL, finish_calls, &ce) == 0;
 	if (!beside)
@@ -341,8 +345,13 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	}
 	if (beside)
 		pthread_join(ct, NULL);
-	walk = ce.walk;
-	if (err || (err = ce.err) || (err = tk_idx_calls_write(w, walk, &ncalls, &nroots)))
+	ncalls = ce.ncalls;
+	nroots = ce.nroots;
+	if (!err && !(err = ce.err))
+		err = tk_idx_calls_copy(w, &ce.calls, &ce.dir);
+	tk_spill_free(&ce.calls);
+	tk_spill_free(&ce.dir);
+	if (err)
 		goto out;
 	phase(opts, "call tree", &tp);
 
@@ -401,7 +410,6 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 out:
 	if (w)
 		tk_ixw_abort(w);
-	tk_callwalk_free(walk);
 	tk_calls_free(b->calls);
 	tk_callspill_free(b->spill);
 	tk_namemap_fini(&b->names);

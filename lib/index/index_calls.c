@@ -29,21 +29,18 @@ static void put_tpos(uint8_t *p, size_t *n, const tk_tpos *t, tk_tpos *prev)
 	*prev = *t;
 }
 
-int tk_idx_calls_write(tk_ixw *w, tk_callwalk *walk, uint64_t *ncalls, uint32_t *nroots)
+int tk_idx_calls_encode(tk_callwalk *walk, tk_spill *calls, tk_spill *dir, uint64_t *ncalls,
+			uint32_t *nroots)
 {
 	uint32_t count = tk_callwalk_count(walk);
 	*ncalls = count;
 	*nroots = tk_callwalk_roots(walk);
-	tk_spill dir = {0};
-	int err = tk_ixw_begin(w, TK_SEC_CALLS);
-	if (err)
-		return err;
 	uint8_t buf[4 * 5 * 10 + 7 * 10 + 8];
 	tk_put64(buf, count);
 	tk_put32(buf + 8, *nroots);
 	tk_put32(buf + 12, TK_CALL_GROUP);
-	if ((err = tk_ixw_write(w, buf, TK_CALLS_HEADER)))
-		return err;
+	uint64_t base = calls->total;
+	int err = tk_spill_write(calls, buf, TK_CALLS_HEADER);
 	tk_tpos prev[4];
 	tk_call c;
 	for (uint32_t i = 0; i < count && !err; i++) {
@@ -54,9 +51,9 @@ int tk_idx_calls_write(tk_ixw *w, tk_callwalk *walk, uint64_t *ncalls, uint32_t 
 		}
 		if (i % TK_CALL_GROUP == 0) {
 			uint8_t d[TK_CALLDIR_ENTRY];
-			tk_put64(d, tk_ixw_section_pos(w));
+			tk_put64(d, calls->total - base);
 			tk_put64(d + 8, c.entry.pos);
-			if ((err = tk_spill_write(&dir, d, sizeof d)))
+			if ((err = tk_spill_write(dir, d, sizeof d)))
 				break;
 			memset(prev, 0, sizeof prev);
 		}
@@ -72,17 +69,24 @@ int tk_idx_calls_write(tk_ixw *w, tk_callwalk *walk, uint64_t *ncalls, uint32_t 
 		n += tk_putv(buf + n, c.depth);
 		n += tk_putv(buf + n, c.context);
 		n += tk_putv(buf + n, c.flags);
-		err = tk_ixw_write(w, buf, n);
+		err = tk_spill_write(calls, buf, n);
 	}
+	return err;
+}
+
+int tk_idx_calls_copy(tk_ixw *w, tk_spill *calls, tk_spill *dir)
+{
+	int err = tk_ixw_begin(w, TK_SEC_CALLS);
+	if (!err)
+		err = tk_spill_copy(calls, w);
 	if (!err)
 		err = tk_ixw_end(w);
 	if (!err)
 		err = tk_ixw_begin(w, TK_SEC_CALLDIR);
 	if (!err)
-		err = tk_spill_copy(&dir, w);
+		err = tk_spill_copy(dir, w);
 	if (!err)
 		err = tk_ixw_end(w);
-	tk_spill_free(&dir);
 	return err;
 }
 

@@ -649,12 +649,14 @@ int tk_idx_read_pieces(tk_ixbuild *b)
 	tk_idx_test_pieces = po.pieces;
 	tk_idx_test_exact = po.exact;
 	if (b->opts->log) {
-		char msg[320];
+		char msg[400];
 		snprintf(msg, sizeof msg, "read the trace in %u pieces on %u threads (%u read again "
 			 "from the state before them); the stitching thread read for %.1f ms, "
 			 "stitched for %.1f ms, ran jobs for %.1f ms, wrote for %.1f ms, waited "
+			 "for %.1f ms; the workers read for %.1f ms, ran jobs for %.1f ms, waited "
 			 "for %.1f ms", po.pieces, po.threads_used, po.exact, po.stats[0] / 1e3,
-			 po.stats[1] / 1e3, po.stats[2] / 1e3, po.stats[3] / 1e3, po.stats[4] / 1e3);
+			 po.stats[1] / 1e3, po.stats[2] / 1e3, po.stats[3] / 1e3, po.stats[4] / 1e3,
+			 po.stats[5] / 1e3, po.stats[6] / 1e3, po.stats[7] / 1e3);
 		pthread_mutex_lock(&tk_idx_cb_lock);
 		b->opts->log(b->opts->log_ctx, TK_INDEX_LOG_DETAIL, msg);
 		pthread_mutex_unlock(&tk_idx_cb_lock);

@@ -49,10 +49,6 @@ int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out);
 /* Remove the temporary file and free the writer. */
 void tk_ixw_abort(tk_ixw *w);
 
-/* Write the CALLS and CALLDIR sections from a walk of the tree (read to
- * its end); *ncalls and *nroots receive its size (index_calls.c). */
-int tk_idx_calls_write(tk_ixw *w, tk_callwalk *walk, uint64_t *ncalls, uint32_t *nroots);
-
 typedef struct tk_spill {
 	uint8_t *buf;
 	size_t len, cap;
@@ -64,5 +60,12 @@ int tk_spill_write(tk_spill *s, const void *p, size_t n);
 /* Append everything to w's current section and reset.  Errors: TK_ERR_IO. */
 int tk_spill_copy(tk_spill *s, tk_ixw *w);
 void tk_spill_free(tk_spill *s);
+
+/* The CALLS and CALLDIR sections' contents from a walk of the tree (read
+ * to its end) into two spills; *ncalls and *nroots receive its size.  Then
+ * tk_idx_calls_copy writes them as the two sections (index_calls.c). */
+int tk_idx_calls_encode(tk_callwalk *walk, tk_spill *calls, tk_spill *dir, uint64_t *ncalls,
+			uint32_t *nroots);
+int tk_idx_calls_copy(tk_ixw *w, tk_spill *calls, tk_spill *dir);
 
 #endif

@@ -86,6 +86,7 @@ struct tk_pieces {
 	uint32_t nexact;
 	uint64_t released;	/* pages before this are given back */
 	uint64_t t_stitch, t_read, t_jobs, t_wait, t_done;	/* stitching thread, us */
+	uint64_t w_read, w_jobs, w_wait;	/* the workers, us */
 	char **once;
 	size_t nonce;
 };
@@ -400,9 +401,17 @@ static void *worker(void *arg)
 	tk_pieces *d = arg;
 	pthread_mutex_lock(&d->m);
 	while (!d->stop) {
-		if (run_one(d) || read_ahead(d) == 0)
+		uint64_t t = us();
+		if (run_one(d)) {
+			d->w_jobs += us() - t;
 			continue;
+		}
+		if (read_ahead(d) == 0) {
+			d->w_read += us() - t;
+			continue;
+		}
 		pthread_cond_wait(&d->cv, &d->m);
+		d->w_wait += us() - t;
 	}
 	pthread_mutex_unlock(&d->m);
 	return NULL;
@@ -617,6 +626,9 @@ int tk_pieces_run(tk_source *src, tk_pieces_opts *opts, const tk_pieces_client *
 	opts->stats[2] = d->t_jobs;
 	opts->stats[3] = d->t_done;
 	opts->stats[4] = d->t_wait;
+	opts->stats[5] = d->w_read;
+	opts->stats[6] = d->w_jobs;
+	opts->stats[7] = d->w_wait;
 	opts->exact = d->nexact;
 	opts->threads_used = started + 1;
 	/* After an error: the jobs not completed are told so. */

@@ -75,8 +75,9 @@ typedef struct tk_pieces_opts {
 	uint32_t pieces, exact;
 	unsigned threads_used;
 	/* out: microseconds the stitching thread spent reading pieces,
-	 * stitching, running jobs, completing them, waiting */
-	uint64_t stats[5];
+	 * stitching, running jobs, completing them, waiting; then the
+	 * workers' (summed) reading pieces, running jobs, waiting */
+	uint64_t stats[8];
 } tk_pieces_opts;
 
 /* Threads to use: opts->threads, or the cores available. */

@@ -35,6 +35,15 @@ struct tk_tarmac_parser {
 	uint8_t mem[TK_REG_MAX_BYTES];	/* memory data in memory order */
 	uint8_t mem_state[TK_REG_MAX_BYTES];
 	char err[256];
+
+	/* Register names looked up lately (tk_tarmac_reg), by a hash of the
+	 * name: a pure function of the name and a64, so nothing to carry. */
+	struct tk_tarmac_regname {
+		char name[15];
+		uint8_t len;	/* 0: empty */
+		bool a64, known;
+		tk_reg_view view;
+	} regnames[64];
 };
 
 /* A new event of the given kind with the line's common fields set. */

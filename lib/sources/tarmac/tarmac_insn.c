@@ -98,6 +98,31 @@ static bool read_encoding(tk_lex *l, encoding *e)
 	return all_dashes(e->tok);
 }
 
+/* The usual "(index) address encoding " (both of 8 hex digits, one space
+ * between): read in one go, as the general path would read it.  Else
+ * nothing consumed. */
+static bool usual_insn(tk_lex *l, uint64_t *pc, encoding *e)
+{
+	tk_lex_ws(l);
+	const char *q = l->p, *end = l->end;
+	if (q == end || *q != '(')
+		return false;
+	do
+		q++;
+	while (q < end && tk_is_digit((unsigned char)*q));
+	uint32_t a, v;
+	if (end - q < 19 || q == l->p + 1 || q[0] != ')' || q[1] != ' ' || q[10] != ' ' ||
+	    (end - q > 19 && !tk_is_space((unsigned char)q[19])) || !tk_simd_hex8(q + 2, &a) ||
+	    !tk_simd_hex8(q + 11, &v))
+		return false;
+	*pc = a;
+	e->tok = (tk_tok){q + 11, 8};
+	e->value = v;
+	e->known = true;
+	l->p = q + 19;
+	return true;
+}
+
 int tk_tarmac_insn(tk_tarmac_parser *p, tk_lex *l, tk_tok type)
 {
 	bool es = type.s[0] == 'E';
@@ -106,7 +131,9 @@ int tk_tarmac_insn(tk_tarmac_parser *p, tk_lex *l, tk_tok type)
 	encoding enc = {0};
 	bool enc_ok;
 
-	if (es) {
+	if (!es && usual_insn(l, &pc, &enc)) {
+		enc_ok = true;
+	} else if (es) {
 		if (!tk_lex_punct(l, '('))
 			return 1;	/* "ES EXC [0x00] Reset", "ES Reset" */
 		tk_lex_ws(l);
