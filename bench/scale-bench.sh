@@ -23,19 +23,21 @@ idx=$work/scale.index
 out=$work/scale.out
 tm=$work/scale.time
 
-wall() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; printf "%.3f", s}' "$tm"; }
 rss() { awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$tm"; }
 
-# best LABEL CMD...: the best wall time of $runs runs (the index removed
+# best CMD...: the best wall time of $runs runs (bash's clock around
+# /usr/bin/time, whose own figure is in hundredths; the index removed
 # before each, so every build starts from nothing), and that run's RSS.
 best_w="" best_r=""
 best() {
 	best_w="" best_r=""
 	for _ in $(seq "$runs"); do
 		rm -f "$idx"
+		local s e w r
+		s=$EPOCHREALTIME
 		/usr/bin/time -v -o "$tm" "$@" > "$out" 2>/dev/null || true
-		local w r
-		w=$(wall) r=$(rss)
+		e=$EPOCHREALTIME
+		w=$(awk -v a="$s" -v b="$e" 'BEGIN{printf "%.3f", b-a}') r=$(rss)
 		if [ -z "$best_w" ] || awk -v a="$w" -v b="$best_w" 'BEGIN{exit !(a<b)}'; then
 			best_w=$w best_r=$r
 		fi
@@ -99,37 +101,41 @@ echo "- now: $(start "$tk")"
 
 # rss_all TRACE LABEL: peak RSS and wall of every command on TRACE.
 rss_all() {
-	local t=$1 label=$2 ti=$work/rss.index
+	local t=$1 label=$2 ti=$work/scale-rss.index
 	rm -f "$ti"
 	row() { # name, command...
-		local name=$1; shift
+		local name=$1 s e; shift
+		s=$EPOCHREALTIME
 		/usr/bin/time -v -o "$tm" "$@" > "$out" 2>/dev/null || true
-		echo "| $label | \`$name\` | $(wall) | $(rss) |"
+		e=$EPOCHREALTIME
+		echo "| $label | \`$name\` | $(awk -v a="$s" -v b="$e" 'BEGIN{printf "%.3f", b-a}') | $(rss) |"
 	}
 	row "index (build)" "$tk" index -q --index="$ti" "$t"
 	row "index (open an up-to-date index)" "$tk" index -q --index="$ti" "$t"
-	row "dump regs/mem" "$tk" dump -q --index="$ti" "$t" regs 100000 mem end 0xffb00 256
+	row "dump regs (line 100000)" "$tk" dump -q --index="$ti" "$t" regs 100000
+	row "dump mem (end)" "$tk" dump -q --index="$ti" "$t" mem end 0xffb00 256
+	row "dump calls" "$tk" dump -q --index="$ti" "$t" calls
 	for c in calltree profile flamegraph; do
 		row "$c (index)" "$tk" $c -q --index="$ti" "$t"
 		row "$c --no-index" "$tk" $c --no-index -q --index="$ti.none" "$t"
 	done
 	row "calltree --json (index)" "$tk" calltree --json -q --index="$ti" "$t"
 	row "callinfo (index)" "$tk" callinfo -q --index="$ti" "$t" 0x2109bc
-	row "export --to=chrome (index)" "$tk" export --to=chrome -q --index="$ti" -o "$work/x.json" "$t"
-	row "export --to=speedscope (index)" "$tk" export --to=speedscope -q --index="$ti" -o "$work/x.json" "$t"
+	row "export --to=chrome (index)" "$tk" export --to=chrome -q --index="$ti" -o "$work/scale-x.json" "$t"
+	row "export --to=speedscope (index)" "$tk" export --to=speedscope -q --index="$ti" -o "$work/scale-x.json" "$t"
 	row "parse --count" "$tk" parse --count -q "$t"
-	row "vcd" "$tk" vcd --no-date -q -o "$work/x.vcd" "$t"
-	row "truncate" "$tk" truncate -q -o "$work/x.trunc" "$t"
+	row "vcd" "$tk" vcd --no-date -q -o "$work/scale-x.vcd" "$t"
+	row "truncate" "$tk" truncate -q -o "$work/scale-x.trunc" "$t"
 	local keys="Down PgDn PgUp End Home } End Home { l1200000+Enter t500000+Enter - Up + [ ] a Enter"
 	row "browse (--bench-keys)" env COLUMNS=120 LINES=40 TERM=xterm-256color \
 		"$tk" browse -q --index="$ti" --bench-keys="$keys" "$t"
 	# serve: a few requests of each kind, then the server's VmHWM
-	echo "bench-token-0123456789abcdef" > "$work/tok"
-	"$tk" serve -q --index="$ti" --token-file="$work/tok" "$t" > "$work/serve.out" 2>&1 &
+	echo "bench-token-0123456789abcdef" > "$work/scale-tok"
+	"$tk" serve -q --index="$ti" --token-file="$work/scale-tok" "$t" > "$work/scale-serve.out" 2>&1 &
 	local pid=$!
-	for _ in $(seq 100); do grep -q serving "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
+	for _ in $(seq 100); do grep -q serving "$work/scale-serve.out" 2>/dev/null && break; sleep 0.1; done
 	local url
-	url=$(sed -n 's/^tracekit: serving //p' "$work/serve.out")
+	url=$(sed -n 's/^tracekit: serving //p' "$work/scale-serve.out")
 	if [ -n "$url" ]; then
 		python3 - "$url" <<'PY'
 import http.client, json, sys, urllib.parse
@@ -153,7 +159,7 @@ PY
 	fi
 	kill -INT $pid 2>/dev/null || true
 	wait $pid 2>/dev/null || true
-	rm -f "$ti" "$work/x.json" "$work/x.vcd" "$work/x.trunc"
+	rm -f "$ti" "$work/scale-x.json" "$work/scale-x.vcd" "$work/scale-x.trunc"
 }
 
 echo
@@ -163,9 +169,9 @@ echo "| trace | command | wall (s) | peak RSS (MB) |"
 echo "|---|---|---|---|"
 rss_all "$trace" "1x (124 MB)"
 if [ "$big" != 0 ]; then
-	t10=$work/big-$big.tarmac
+	t10=$work/scale-big-$big.tarmac
 	"$shared/bench/make-big-trace" "$big" > "$t10"
 	rss_all "$t10" "10x ($(($(wc -c < "$t10") / 1000000)) MB)"
 	rm -f "$t10"	# the disk is shared
 fi
-rm -f "$idx" "$out" "$tm"
+rm -f "$idx" "$out" "$tm" "$work/scale-serve.out" "$work/scale-tok"

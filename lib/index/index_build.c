@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "tracekit/namemap.h"
@@ -267,6 +268,7 @@ static void *finish_calls(void *arg)
 /* Build into w (created by the caller); finishes or aborts w. */
 int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int *fd_out)
 {
+	*fd_out = -1;
 	uint64_t t0 = now_ms();
 	ixb *b = calloc(1, sizeof *b);
 	int err = 0;
@@ -437,7 +439,9 @@ int tk_index_build(tk_source *src, const char *index_path, const tk_index_opts *
 	int err = tk_ixw_create(index_path, false, &w, &anon);
 	if (err)
 		return err;
-	int fd;
+	int fd = -1;
 	err = tk_idx_build_into(src, w, opts, &fd);
+	if (fd >= 0)
+		close(fd);
 	return err;
 }

@@ -316,7 +316,7 @@ struct tk_index {
 void tk_idx_release(const tk_index *idx, const uint8_t *from, const uint8_t *to);
 
 /* Load from an open descriptor (closed in all cases); as tk_index_load. */
-int tk_idx_load_fd(int fd, const char *path, tk_index **out);
+int tk_idx_load_fd(int fd, const char *path, bool written_here, tk_index **out);
 
 /* One decoded position record. */
 typedef struct tk_posrec {

@@ -76,7 +76,7 @@ struct tk_ixmem {
 	size_t dlen, dcap;
 	mpage **tab;		/* open addressing on page number */
 	size_t cap, count;
-	mpage *last;
+	mpage *last, *prev;	/* the pages found last (stack and data, say) */
 	mark *marks;
 	size_t nmarks, capmarks;
 	uint64_t seq;		/* memory event sequence number */
@@ -134,12 +134,19 @@ static mpage *find_page(tk_ixmem *m, uint64_t num)
 {
 	if (m->last && m->last->num == num)
 		return m->last;
+	if (m->prev && m->prev->num == num) {
+		mpage *p = m->prev;
+		m->prev = m->last;
+		return m->last = p;
+	}
 	for (size_t i = slot_of(num, m->cap);; i = (i + 1) & (m->cap - 1)) {
 		mpage *p = m->tab[i];
 		if (!p)
 			return NULL;
-		if (p->num == num)
+		if (p->num == num) {
+			m->prev = m->last;
 			return m->last = p;
+		}
 	}
 }
 
@@ -180,6 +187,7 @@ static mpage *get_page(tk_ixmem *m, uint64_t num)
 		i = (i + 1) & (m->cap - 1);
 	m->tab[i] = p;
 	m->count++;
+	m->prev = m->last;
 	return m->last = p;
 }
 

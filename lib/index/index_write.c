@@ -322,18 +322,26 @@ int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out)
 		}
 	}
 	if (w->tmp_path) {
+		/* the file kept open for the caller: reading it back by its
+		 * name would check what this process has just checksummed */
+		int keep = fcntl(w->fd, F_DUPFD_CLOEXEC, 0);
 		if (close(w->fd) != 0) {
 			w->fd = -1;
+			if (keep >= 0)
+				close(keep);
 			err = TK_ERR_IO;
 			goto fail;
 		}
 		w->fd = -1;
 		if (rename(w->tmp_path, w->final_path) != 0) {
+			if (keep >= 0)
+				close(keep);
 			err = TK_ERR_IO;
 			goto fail;
 		}
 		free(w->tmp_path);
 		w->tmp_path = NULL;
+		*fd_out = keep;
 	} else {
 		*fd_out = w->fd;
 		w->fd = -1;

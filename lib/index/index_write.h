@@ -40,8 +40,9 @@ uint64_t tk_ixw_section_pos(const tk_ixw *w);
 /*
  * Flush, fill in the header (hdr: the first TK_IDX_HEADER_SIZE bytes with
  * every field but the size, section table and checksums), checksum, and
- * rename into place.  For an anonymous file, *fd_out receives the open
- * descriptor (else -1).  The writer is freed in all cases.
+ * rename into place.  *fd_out receives an open descriptor of the file
+ * (-1 if none could be kept; always one for an anonymous file).  The
+ * writer is freed in all cases.
  * Errors: TK_ERR_IO.
  */
 int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out);

@@ -35,6 +35,7 @@ static uint64_t us(void)
 }
 
 #define DEFAULT_PIECE (1u << 20)
+#define RELEASE_BYTES (4u << 20)
 
 enum { ST_CUT, ST_READING, ST_READ, ST_STITCHED };
 
@@ -457,10 +458,11 @@ static void unmap_pages(tk_pieces *d, const tk_piece *p)
 	long pg = sysconf(_SC_PAGESIZE);
 	uint64_t page = pg > 0 ? (uint64_t)pg : 4096;
 	uint64_t b = p->end / page * page;
-	if (b > d->released)
+	/* 4 MB at a time: each call costs the other threads a TLB flush */
+	if (b >= d->released + RELEASE_BYTES || (p->last && b > d->released)) {
 		madvise((void *)(d->map + d->released), b - d->released, MADV_DONTNEED);
-	if (b > d->released)
 		d->released = b;
+	}
 }
 
 static int stitch(tk_pieces *d, tk_piece *p)
