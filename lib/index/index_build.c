@@ -262,6 +262,7 @@ static void *finish_calls(void *arg)
 		ce->err = tk_callspill_walk(ce->b->spill, &walk);
 	if (!ce->err)
 		ce->err = tk_idx_calls_encode(walk, &ce->calls, &ce->dir, &ce->ncalls, &ce->nroots);
+	tk_callwalk_free(walk);
 	return NULL;
 }
 

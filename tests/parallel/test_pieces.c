@@ -6,7 +6,9 @@
  * cuts just after every instruction (inside its group of register and
  * memory lines), cuts before every indented line (inside LD/ST diagrams
  * and their continuation lines, ES-style traces), cuts just before every
- * semihosting trap (whose inputs are then in the previous piece).
+ * semihosting trap (whose inputs are then in the previous piece).  And
+ * the report tools' reading in pieces (tk_calls_read) gives the call tree
+ * of the detector fed in order.
  *
  * usage: test_pieces TRACE WORKDIR [FORMAT-OPTION...]   (e.g. bi, implicit-thumb)
  */
@@ -17,6 +19,7 @@
 #include "../check.h"
 #include "core/simd.h"
 #include "index/index_build.h"
+#include "tracekit/calls.h"
 #include "tracekit/error.h"
 #include "tracekit/index.h"
 
@@ -158,6 +161,65 @@ static bool trap(const uint8_t *s, const uint8_t *e)
 	return has_word(s, e, "HLT") || has_word(s, e, "SVC") || has_word(s, e, "BKPT");
 }
 
+/* The detector over the trace: fed every event in order, or over the
+ * summaries of pieces (tk_calls_read). */
+static tk_calltree *calls_of(bool pieces, unsigned threads, uint64_t piece_bytes)
+{
+	tk_source_spec spec;
+	tk_source_spec_init(&spec);
+	spec.opts = sopts;
+	spec.nopts = nsopts;
+	tk_source *src;
+	if (tk_source_open(trace, &spec, &src) < 0)
+		return NULL;
+	tk_source_info si = {.size = sizeof si};
+	tk_source_get_info(src, &si);
+	tk_calls_opts co;
+	tk_calls_opts_init(&co);
+	co.steps = tk_source_info_func_steps(&si) ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
+	tk_calls *c;
+	tk_calltree *t = NULL;
+	if (tk_calls_new(&co, &c) < 0) {
+		tk_source_free(src);
+		return NULL;
+	}
+	int rc = 0;
+	if (pieces) {
+		tk_calls_read_opts ro;
+		tk_calls_read_opts_init(&ro);
+		ro.threads = threads;
+		ro.piece_bytes = piece_bytes;
+		rc = tk_calls_read(c, src, &ro);
+	} else {
+		tk_event ev;
+		while ((rc = tk_source_next(src, &ev)) > 0 && (rc = tk_calls_feed(c, &ev)) == 0)
+			;
+	}
+	if (rc >= 0)
+		rc = tk_calls_finish(c, &t);
+	CHECKF(rc >= 0, "calls (%s, %u threads, %llu-byte pieces): %s",
+	       pieces ? "pieces" : "in order", threads, (unsigned long long)piece_bytes,
+	       tk_strerror(rc));
+	tk_calls_free(c);
+	tk_source_free(src);
+	return t;
+}
+
+static void same_calls(const tk_calltree *want, unsigned threads, uint64_t piece_bytes)
+{
+	tk_calltree *t = calls_of(true, threads, piece_bytes);
+	if (!t || !want)
+		return;
+	uint32_t at = 0;
+	while (at < t->count && at < want->count &&
+	       !memcmp(&t->calls[at], &want->calls[at], sizeof t->calls[at]))
+		at++;
+	CHECKF(t->count == want->count && at == t->count && t->nroots == want->nroots,
+	       "calls in pieces (%u threads, %llu-byte pieces): differ at node %u of %u (%u)",
+	       threads, (unsigned long long)piece_bytes, at, want->count, t->count);
+	tk_calltree_free(t);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -211,6 +273,15 @@ int main(int argc, char **argv)
 		same("random", 1 + (unsigned)round % 4, 0, c, c ? n : 0, false);
 		free(c);
 	}
+
+	/* the report tools' reading: the detector over piece summaries */
+	tk_calltree *want = calls_of(false, 1, 0);
+	for (unsigned t = 1; t <= 4; t *= 2) {
+		same_calls(want, t, 0);
+		same_calls(want, t, 4096);
+		same_calls(want, t, 300);
+	}
+	tk_calltree_free(want);
 
 	/* cuts at chosen lines */
 	static const struct {
