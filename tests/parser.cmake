@@ -111,7 +111,8 @@ if(TK_FUZZ OR CMAKE_C_COMPILER_ID MATCHES "Clang")
     add_executable(fuzz_tarmac_line ${CMAKE_SOURCE_DIR}/fuzz/fuzz_tarmac_line.c
                    ${lib}/sources/tarmac/tarmac_parse.c ${lib}/sources/tarmac/tarmac_insn.c
                    ${lib}/sources/tarmac/tarmac_reg.c ${lib}/sources/tarmac/tarmac_mem.c
-                   ${lib}/sources/tarmac/tarmac_lex.c ${lib}/core/regs.c ${lib}/core/error.c)
+                   ${lib}/sources/tarmac/tarmac_lex.c ${lib}/core/regs.c ${lib}/core/error.c
+                   ${lib}/core/event.c)
     target_include_directories(fuzz_tarmac_line PRIVATE ${CMAKE_SOURCE_DIR}/include ${lib})
     target_compile_options(fuzz_tarmac_line PRIVATE -fsanitize=fuzzer,address,undefined)
     target_link_options(fuzz_tarmac_line PRIVATE -fsanitize=fuzzer,address,undefined)

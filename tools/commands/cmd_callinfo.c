@@ -189,5 +189,6 @@ out:
 	free(ci.hits);
 	free(ci.addr);
 	tk_symtab_free(cli.symtab);
+	tk_namemap_fini(&cli.names);
 	return status;
 }

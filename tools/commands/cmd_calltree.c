@@ -109,5 +109,6 @@ int tk_cmd_calltree(int argc, char **argv)
 out:
 	tk_callwalk_free(t);
 	tk_symtab_free(cli.symtab);
+	tk_namemap_fini(&cli.names);
 	return status;
 }

@@ -99,5 +99,6 @@ int tk_cmd_export(int argc, char **argv)
 		status = TK_EXIT_OK;
 out:
 	tk_symtab_free(cli.symtab);
+	tk_namemap_fini(&cli.names);
 	return status;
 }

@@ -299,5 +299,6 @@ out:
 	free(names);
 	tk_callstacks_free(cs);
 	tk_symtab_free(cli.symtab);
+	tk_namemap_fini(&cli.names);
 	return status;
 }

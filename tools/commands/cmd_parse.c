@@ -213,6 +213,7 @@ int tk_cmd_parse(int argc, char **argv)
 		fprintf(out, "warnings: %llu\n", (unsigned long long)tk_source_warnings(src));
 	}
 	tk_cli_close_trace(&cli, src);
+	tk_namemap_fini(&cli.names);
 	if (tk_cli_close_output(&cli, out))
 		return TK_EXIT_FAIL;
 	return rc < 0 ? TK_EXIT_FAIL : TK_EXIT_OK;

@@ -185,5 +185,6 @@ int tk_cmd_profile(int argc, char **argv)
 out:
 	free(p.rows);
 	tk_symtab_free(cli.symtab);
+	tk_namemap_fini(&cli.names);
 	return status;
 }

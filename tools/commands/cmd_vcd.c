@@ -530,5 +530,6 @@ done:
 			status = TK_EXIT_FAIL;
 	}
 	tk_symtab_free(cli.symtab);
+	tk_namemap_fini(&cli.names);
 	return status;
 }
