@@ -78,11 +78,10 @@ static void hex(void)
 	}
 	uint64_t v;
 	size_t nd;
-	CHECK(tk_simd_hex_token("0000000000100000\n", "0000000000100000\n" + 16, &v, &nd) &&
-	      v == 0x100000 && nd == 16);
-	CHECK(tk_simd_hex_token("002105d4 d2a00200 O", "002105d4 d2a00200 O" + 19, &v, &nd) &&
-	      v == 0x2105d4 && nd == 8);
-	CHECK(!tk_simd_hex_token("0000000ffb78 x", "0000000ffb78 x" + 14, &v, &nd));
+	const char *a = "0000000000100000\n", *b = "002105d4 d2a00200 O", *c = "0000000ffb78 x";
+	CHECK(tk_simd_hex_token(a, a + 16, &v, &nd) && v == 0x100000 && nd == 16);
+	CHECK(tk_simd_hex_token(b, b + 19, &v, &nd) && v == 0x2105d4 && nd == 8);
+	CHECK(!tk_simd_hex_token(c, c + 14, &v, &nd));
 }
 
 int main(void)

@@ -193,14 +193,6 @@ static tk_status add_source_opt(tk_cli *cli, const char *name, const char *value
 	return TK_ST_OK;
 }
 
-bool tk_cli_has_source_opt(const tk_cli *cli, const char *name)
-{
-	for (size_t i = 0; i < cli->nsopts; i++)
-		if (!strcmp(cli->sopts[i].name, name))
-			return true;
-	return false;
-}
-
 /* One option; TK_ST_OK to go on. */
 static tk_status handle_option(tk_cli *cli, int c, const tk_cli_spec *spec, char **argv,
 			       bool *progress_forced)
@@ -363,23 +355,6 @@ bool tk_cli_debug(const tk_cli *cli, const char *domain)
 	return false;
 }
 
-/* The byte order the options give: 'b' (--bi last), 'l' (--li last), 0. */
-static int endian_option(const tk_cli *cli)
-{
-	int e = 0;
-	for (size_t i = 0; i < cli->nsopts; i++)
-		if (!strcmp(cli->sopts[i].name, "bi"))
-			e = 'b';
-		else if (!strcmp(cli->sopts[i].name, "li"))
-			e = 'l';
-	return e;
-}
-
-bool tk_cli_big_endian(const tk_cli *cli)
-{
-	return endian_option(cli) == 'b';
-}
-
 tk_status tk_cli_load_image(tk_cli *cli)
 {
 	if (!cli->image || cli->symtab)
@@ -398,7 +373,7 @@ tk_status tk_cli_load_image(tk_cli *cli)
 			tk_cli_warning(cli, "--demangle: %s", tk_strerror(rc));
 	}
 	bool image_be = tk_symtab_big_endian(cli->symtab);
-	int endian = endian_option(cli);
+	int endian = tk_cli_endian_option(cli);
 	if (endian == 'l' && image_be) {
 		tk_cli_warning(cli, "%s is big-endian but --li was given", cli->image);
 	} else if (endian == 'b' && !image_be) {

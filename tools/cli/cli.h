@@ -147,6 +147,9 @@ bool tk_cli_has_source_opt(const tk_cli *cli, const char *name);
 /* True if the trace is read big-endian (--bi given after any --li). */
 bool tk_cli_big_endian(const tk_cli *cli);
 
+/* The byte order the options give: 'b' (--bi last), 'l' (--li last), 0. */
+int tk_cli_endian_option(const tk_cli *cli);
+
 /* Load --image (if given) into cli->symtab, warning if its byte order
  * disagrees with --li/--bi (and reading the trace big-endian if the image
  * is and neither was given).  TK_ST_OK or TK_ST_FAIL (printed). */
