@@ -123,8 +123,13 @@ typedef struct callrd {
 	const uint8_t *kept;	/* a walk: pages from here on are still mapped */
 } callrd;
 
-/* A walk gives back the pages it has read, a MB at a time. */
+/* A walk gives back the pages it has read, 256 KB at a time.  A page
+ * fault also maps pages after the one touched (fault-around, large
+ * folios): walking backwards, those were given back already, so the range
+ * given back then reaches SLACK_BYTES beyond the last one, or the walk
+ * would keep a share of what it has read. */
 #define RELEASE_BYTES (256u << 10)
+#define SLACK_BYTES (2u << 20)
 
 static int callrd_seek(callrd *cr, uint32_t n)
 {
@@ -445,7 +450,9 @@ int tk_index_calls_replay(const tk_index *idx, const tk_calls_sink *sink)
 		callrd cr = {.idx = idx};
 		callrd_seek(&cr, g * TK_CALL_GROUP);
 		if ((size_t)(kept - cr.r.p) >= RELEASE_BYTES) {
-			tk_idx_release(idx, cr.r.p, kept);
+			const uint8_t *end = idx->calls + idx->calls_len;
+			tk_idx_release(idx, cr.r.p,
+				       (size_t)(end - kept) > SLACK_BYTES ? kept + SLACK_BYTES : end);
 			kept = cr.r.p;
 		}
 		uint32_t k = 0;

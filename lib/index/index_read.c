@@ -152,7 +152,7 @@ static int check(tk_index *idx, bool written_here)
 		if (tk_get32(d + TK_DIR_NINSN) != want || off > idx->blocks_len ||
 		    l > idx->blocks_len - off)
 			return TK_ERR_CORRUPT;
-		if (b % 8192 == 8191)	/* a directory read through is given back */
+		if (b % 2048 == 2047)	/* a directory read through is given back */
 			tk_idx_release(idx, idx->dir, d);
 	}
 	for (uint64_t c = 0; c < idx->nchunks; c++) {
@@ -162,7 +162,7 @@ static int check(tk_index *idx, bool written_here)
 		    (tk_get64(e + TK_CH_ADDR) & (TK_CHUNK_BYTES - 1)) ||
 		    (c && tk_get64(e + TK_CH_ADDR) <= tk_get64(e - TK_CH_ENTRY + TK_CH_ADDR)))
 			return TK_ERR_CORRUPT;
-		if (c % 32768 == 32767)
+		if (c % 8192 == 8191)
 			tk_idx_release(idx, idx->chunkdir, e - TK_CH_ENTRY);
 	}
 	for (uint64_t pg = 0; pg < idx->npages; pg++) {
@@ -170,7 +170,7 @@ static int check(tk_index *idx, bool written_here)
 		uint64_t off = tk_get64(p + TK_PG_BODY), l = tk_get32(p + TK_PG_BODYLEN);
 		if (off > idx->memdata_len || l > idx->memdata_len - off)
 			return TK_ERR_CORRUPT;
-		if (pg % 16384 == 16383)
+		if (pg % 4096 == 4095)
 			tk_idx_release(idx, idx->pagehdr, p);
 	}
 	/* The directories were read through: give their pages back (and

@@ -9,8 +9,14 @@
 #include "json/json_out.h"
 #include "serve.h"
 
+/* Call c of the index.  The nodes a request reads may lie anywhere in the
+ * call tree (the children of a root span all of it): the index's pages
+ * are given back every few thousand, not only after the request. */
 static bool node(tks_trace *t, uint32_t c, tk_call *out)
 {
+	static _Thread_local unsigned reads;
+	if (++reads % 2048 == 0)
+		tk_index_trim(t->idx);
 	return tk_index_get_call(t->idx, c, out) == 0;
 }
 
