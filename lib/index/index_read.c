@@ -37,7 +37,13 @@ void tk_idx_release(const tk_index *idx, const uint8_t *from, const uint8_t *to)
 		return;
 	long pg = sysconf(_SC_PAGESIZE);
 	uintptr_t page = pg > 0 ? (uintptr_t)pg : 4096;
-	uintptr_t a = ((uintptr_t)from + page - 1) / page * page, b = (uintptr_t)to / page * page;
+	/* The whole page from is in, the page to is in only if it ends there:
+	 * giving back a page still in use only costs a fault (the mapping is
+	 * read-only), and a walk that gives back [a, b) then [b, c) must not
+	 * keep the page between. */
+	uintptr_t a = (uintptr_t)from / page * page, b = (uintptr_t)to / page * page;
+	if (a < (uintptr_t)idx->map)
+		a = (uintptr_t)idx->map;
 	if (b > a)
 		madvise((void *)a, b - a, MADV_DONTNEED);
 }

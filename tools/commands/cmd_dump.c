@@ -343,8 +343,10 @@ static int q_calls(void)
 	json_t *list = json ? json_array() : NULL;
 	tk_call node, *c = &node;
 	for (uint32_t i = 0; (rc = tk_callwalk_next(w, c)) > 0; i++) {
-		tk_index_call_pos cp;
-		tk_index_get_call_pos(idx, i, &cp);
+		/* the node's positions, as tk_index_get_call_pos gives them */
+		bool root = c->parent == TK_CALL_NONE;
+		tk_index_call_pos cp = {root ? TK_POS_NONE : c->call.pos, c->entry.pos, c->exit.pos,
+					root ? TK_POS_NONE : c->resume.pos};
 		if (json) {
 			json_t *j = tkj_call(c, i, NULL);
 			json_object_set_new(j, "positions", json_pack("{s:I,s:I}", "entry",
