@@ -30,7 +30,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	trace.cli.trace = path;
 	trace.cli.image = elf;
 	trace.name = "quicksort.tarmac";
-	if (tk_index_open(path, &o, &trace.idx) < 0 || tkv_file_open(&trace.text, path)) {
+	if (tk_index_open(path, &o, &trace.idx) < 0 || tkv_file_open(&trace.text, path, trace.idx, NULL)) {
 		fprintf(stderr, "fuzz_serve_api: cannot open %s\n", path);
 		exit(1);
 	}
