@@ -94,9 +94,9 @@ int main(int argc, char **argv)
 	double *t = malloc(n * sizeof *t);
 	ranges mem = {0};
 	tk_index_mem_changes(idx, 0, count - 1, 0, UINT64_MAX, true, add_range, &mem);
-	const tk_calltree *tree = tk_index_calltree(idx);
+	uint32_t ncalls = tk_index_call_count(idx);
 	printf("positions %llu, written 64-byte chunks %zu, calls %u, queries %d\n",
-	       (unsigned long long)count, mem.n, tree->count, n);
+	       (unsigned long long)count, mem.n, ncalls, n);
 	uint64_t sink = 0;
 
 #define TIME(what, ...) do { \
@@ -193,10 +193,15 @@ int main(int argc, char **argv)
 		tk_index_call_at(idx, pos, &c);
 		sink += c;
 	});
-	if (tree->count > 1) {
+	TIME("one call by number", {
+		tk_call call;
+		tk_index_get_call(idx, (uint32_t)rnd(ncalls), &call);
+		sink += call.entry.pos;
+	});
+	if (ncalls > 1) {
 		int m = n < 2000 ? n : 2000;
 		for (int i = 0; i < m; i++) {
-			uint32_t c = 1 + (uint32_t)rnd(tree->count - 1);
+			uint32_t c = 1 + (uint32_t)rnd(ncalls - 1);
 			tk_index_call_pos cp;
 			tk_index_get_call_pos(idx, c, &cp);
 			uint64_t k = 0;

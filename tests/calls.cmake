@@ -15,6 +15,17 @@ add_executable(test_folded ${CMAKE_SOURCE_DIR}/tests/calls/test_folded.c
 target_include_directories(test_folded PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_folded PRIVATE tracekit pthread)
 add_test(NAME calls.folded COMMAND test_folded)
+# The call spill against the tree in memory; again with tiny buffers.
+add_executable(test_callspill ${CMAKE_SOURCE_DIR}/tests/calls/test_callspill.c)
+target_link_libraries(test_callspill PRIVATE tracekit)
+add_test(NAME calls.spill COMMAND test_callspill)
+add_executable(test_callspill_small ${CMAKE_SOURCE_DIR}/tests/calls/test_callspill.c
+               ${CMAKE_SOURCE_DIR}/lib/calls/callspill.c)
+target_compile_definitions(test_callspill_small PRIVATE TK_IDX_SMALL_BUFFERS=1)
+target_include_directories(test_callspill_small PRIVATE ${CMAKE_SOURCE_DIR}/lib
+                           ${CMAKE_SOURCE_DIR}/lib/calls)
+target_link_libraries(test_callspill_small PRIVATE tracekit)
+add_test(NAME calls.spill.smallbuf COMMAND test_callspill_small)
 
 foreach(case calltree32 calltree64 seed_example quicksort callinfo profile
              flamegraph aliases debug aarch32_w_regs cbnz_entry deep_recursion demangle multicpu

@@ -224,6 +224,38 @@ int tk_calls_finish(tk_calls *c, tk_calltree **out);
 void tk_calls_free(tk_calls *c);
 void tk_calltree_free(tk_calltree *t);
 
+/* What the detector's steps are (TK_STEPS_AUTO until the first step when
+ * left to decide). */
+tk_calls_steps tk_calls_steps_of(const tk_calls *c);
+
+typedef struct tk_namemap tk_namemap;
+typedef struct tk_source tk_source;
+
+typedef struct tk_calls_read_opts {
+	size_t size;		/* sizeof(tk_calls_read_opts) */
+	unsigned threads;	/* 0: every core */
+	uint64_t piece_bytes;	/* 0: automatic */
+	tk_namemap *names;	/* NULL, or receives the names function events give */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+} tk_calls_read_opts;
+
+void tk_calls_read_opts_init(tk_calls_read_opts *o);
+
+/*
+ * Feed the detector every event of a trace file, reading it in pieces on
+ * several threads: each piece is summarized on its own, and the detector
+ * runs over the summaries in order on the calling thread, so its calls
+ * (and their order) are those tk_calls_feed gives over the events.  The
+ * source's diagnostics go to its callback, in order.  The detector's steps
+ * must be decided (tk_calls_opts.steps).  Then call tk_calls_finish.
+ * Errors: TK_ERR_UNSUPPORTED (not a regular file, or a format that cannot
+ * be read in pieces: feed the events instead, nothing was read),
+ * TK_ERR_INVAL (steps not decided), the source's reading errors, the
+ * sink's, TK_ERR_NOMEM.
+ */
+int tk_calls_read(tk_calls *c, tk_source *src, const tk_calls_read_opts *opts);
+
 /* Keep only the root of one context and its subtree, renumbered from 0.
  * Errors: TK_ERR_NOTFOUND (no such context: t is unchanged). */
 int tk_calltree_keep_context(tk_calltree *t, uint32_t context);
@@ -233,6 +265,65 @@ int tk_calltree_keep_context(tk_calltree *t, uint32_t context);
  * joined in time order, then finish with each root.  A tree of count 0
  * makes no call.  Errors: TK_ERR_NOMEM, or the sink's. */
 int tk_calltree_replay(const tk_calltree *t, const tk_calls_sink *sink);
+
+/*
+ * Walking a call tree
+ * -------------------
+ * A tree of any size read one node at a time, in preorder (nodes numbered
+ * from 0: the n-th node returned is node n), without holding it in
+ * memory: from an index (tk_index_calls_walk in index.h) or from a spill
+ * (below).  The links of each tk_call are node numbers, as in a tk_calltree.
+ */
+typedef struct tk_callwalk tk_callwalk;
+
+/* The next node: 1 and *out, 0 after the last.  Errors: TK_ERR_IO,
+ * TK_ERR_NOMEM, TK_ERR_CORRUPT. */
+int tk_callwalk_next(tk_callwalk *w, tk_call *out);
+
+/* Nodes in all (roots included) and roots (contexts). */
+uint32_t tk_callwalk_count(const tk_callwalk *w);
+uint32_t tk_callwalk_roots(const tk_callwalk *w);
+
+/* Before the first tk_callwalk_next: keep only one context's root and its
+ * subtree, renumbered from 0 (as tk_calltree_keep_context).
+ * Errors: TK_ERR_NOTFOUND (no such context: the walk is unchanged),
+ * TK_ERR_INVAL (nodes were already read), TK_ERR_IO. */
+int tk_callwalk_keep_context(tk_callwalk *w, uint32_t context);
+
+void tk_callwalk_free(tk_callwalk *w);
+
+/* A walk over an in-memory tree (which must outlive it).
+ * Errors: TK_ERR_NOMEM. */
+int tk_calltree_walk(const tk_calltree *t, tk_callwalk **out);
+
+/*
+ * The call spill: a sink (tk_calls_opts.sink) that writes each confirmed
+ * call to a temporary file as it is confirmed, in a compact record (about
+ * 40 bytes, deltas of positions, lines, offsets, times and pcs), so the
+ * detector's output never sits in memory.  After tk_calls_finish, the
+ * tree is read back in preorder through a tk_callwalk: the confirmation
+ * order (each call after its callees) is turned into preorder by one pass
+ * backwards over the file and an external sort, in a few MB of memory
+ * whatever the number of calls.  Memory grows only with the depth of the
+ * tree and the number of contexts.
+ */
+typedef struct tk_callspill tk_callspill;
+
+/* Errors: TK_ERR_NOMEM.  *sink receives the callbacks to give the
+ * detector. */
+int tk_callspill_new(tk_callspill **out, tk_calls_sink *sink);
+
+/* Calls confirmed so far (roots included). */
+uint64_t tk_callspill_count(const tk_callspill *s);
+
+/* After the detector's finish: the tree.  The walk owns what it reads; the
+ * spill can be freed at once.  A spill that received no root gives an
+ * empty walk.  Errors: TK_ERR_IO, TK_ERR_NOMEM, TK_ERR_UNSUPPORTED (more
+ * than 2^32 - 1 nodes), TK_ERR_CORRUPT (the callbacks were not used as the
+ * detector uses them). */
+int tk_callspill_walk(tk_callspill *s, tk_callwalk **out);
+
+void tk_callspill_free(tk_callspill *s);
 
 /*
  * Call-stack profiles: a sink that folds the calls into a tree of distinct

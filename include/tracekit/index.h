@@ -65,7 +65,7 @@ extern "C" {
 
 /* The version of the index file format written and read by this library.
  * A file of another version is rebuilt. */
-#define TK_INDEX_FORMAT_VERSION 3
+#define TK_INDEX_FORMAT_VERSION 4
 
 /* "No position": a root call's call/resume, and other absent positions. */
 #define TK_POS_NONE UINT64_MAX
@@ -106,8 +106,8 @@ enum {
 };
 
 /* Callbacks (log, progress, diag, calls_debug) may be called from a thread
- * of the library while an index is built (the trace is read on a second
- * thread), but never two at a time. */
+ * of the library while an index is built (the trace is read on other
+ * threads), but never two at a time. */
 
 /* One line of explanation, without a trailing newline. */
 typedef void (*tk_index_log_fn)(void *ctx, int level, const char *msg);
@@ -136,6 +136,13 @@ typedef struct tk_index_opts {
 	 * temporary file), whatever the mode; no index file is read or
 	 * written (--memory-index). */
 	bool in_memory;
+	/* Threads to build with (0: every core).  A trace file whose format
+	 * can be read in pieces (Tarmac) is cut into pieces read on all of
+	 * them and stitched in order; the index is the same whatever the
+	 * number of threads. */
+	unsigned threads;
+	/* Bytes of trace per piece (0: automatic, about 1 to 4 MB). */
+	uint64_t piece_bytes;
 } tk_index_opts;
 
 /* Fill *opts with defaults: AUTO, default path, format detected. */
@@ -196,6 +203,12 @@ int tk_index_load(const char *index_path, tk_index **out);
 
 void tk_index_free(tk_index *idx);
 
+/* Give back the pages of the index file that queries have mapped (an
+ * interactive session calls it now and then, so that browsing a long
+ * trace never makes its index resident; later queries fault back in what
+ * they use, from the page cache). */
+void tk_index_trim(const tk_index *idx);
+
 /* The index file's path, and the trace path recorded in it. */
 const char *tk_index_path(const tk_index *idx);
 const char *tk_index_trace_path(const tk_index *idx);
@@ -250,6 +263,11 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info);
 /* The name the trace itself gives the function at addr (function-level
  * sources name their functions), or NULL. */
 const char *tk_index_func_name(const tk_index *idx, uint64_t addr);
+
+/* Every such name, by increasing address; a non-zero return of fn stops
+ * the walk and is returned. */
+int tk_index_func_names(const tk_index *idx, int (*fn)(void *ctx, uint64_t addr, const char *name),
+			void *ctx);
 
 /* ------------------------------------------------------------------ */
 /* Positions                                                           */
@@ -403,12 +421,34 @@ int tk_index_mem_changes(const tk_index *idx, uint64_t from, uint64_t to,
 /* Calls                                                               */
 /* ------------------------------------------------------------------ */
 
-/* The call tree built by the call heuristic (calls.h), owned by the index:
- * valid until tk_index_free().  Never NULL; count 0 if no instruction. */
-const tk_calltree *tk_index_calltree(const tk_index *idx);
+/*
+ * The call tree of calls.h, read in place from the file: nothing is
+ * decoded when the index is opened but the roots, so a tree of any size
+ * costs no memory.  Nodes are numbered in preorder, roots (one per context)
+ * in the order their contexts first appear, each followed by its subtree.
+ */
 
-/* A copy the caller owns (tk_calltree_free).  Errors: TK_ERR_NOMEM. */
-int tk_index_calltree_copy(const tk_index *idx, tk_calltree **out);
+/* Nodes (roots included; 0 if the trace has no step) and roots. */
+uint32_t tk_index_call_count(const tk_index *idx);
+uint32_t tk_index_call_roots(const tk_index *idx);
+
+/* Node n, decoded (a few microseconds: at most one group of 32 nodes).
+ * Errors: TK_ERR_NOTFOUND (n >= count), TK_ERR_CORRUPT. */
+int tk_index_get_call(const tk_index *idx, uint32_t n, tk_call *out);
+
+/* A walk of the nodes from n on, in preorder (calls.h): decoded as read,
+ * for printing or aggregating a whole tree.  The walk must not outlive
+ * the index.  Errors: TK_ERR_NOTFOUND (n > count), TK_ERR_NOMEM. */
+int tk_index_calls_walk(const tk_index *idx, uint32_t n, tk_callwalk **out);
+
+/* The same from node 0, and the walk takes the index: tk_callwalk_free
+ * frees it too (also when this fails). */
+int tk_index_calls_walk_own(tk_index *idx, tk_callwalk **out);
+
+/* Hand the tree to a sink as the detector would have (tk_calltree_replay),
+ * reading it backwards: memory grows with the depth of the tree only.
+ * Errors: TK_ERR_NOMEM, TK_ERR_CORRUPT, or the sink's. */
+int tk_index_calls_replay(const tk_index *idx, const tk_calls_sink *sink);
 
 /* The positions of call n's instructions (see tk_call); TK_POS_NONE for the
  * root's call and resume. */

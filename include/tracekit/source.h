@@ -253,6 +253,9 @@ struct tk_source_format {
 	 */
 	int (*open_stream)(tk_input *in, const uint8_t *head, size_t len, const char *name,
 			   const tk_source_spec *spec, tk_source **out);
+	/* Reading a piece of a file on its own, for reading it on several
+	 * threads (source_author.h), or NULL: the file is read in order. */
+	const struct tk_chunk_ops *chunks;
 };
 
 /* Every format tracekit reads, in a fixed order: *list receives the array,

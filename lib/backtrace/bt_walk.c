@@ -125,8 +125,8 @@ static bool reg_val(const tk_bt_ctx *ctx, tk_reg r, uint64_t *v)
  * code there: Thumb or Arm from the image's symbol, else as frame 0's. */
 static void call_return(const tk_bt_ctx *ctx, uint32_t c, tk_isa isa0, uint64_t *ra, tk_isa *isa)
 {
-	const tk_calltree *t = tk_index_calltree(ctx->idx);
-	*ra = t->calls[c].resume.pc;
+	tk_call node;
+	*ra = tk_index_get_call(ctx->idx, c, &node) == 0 ? node.resume.pc : 0;
 	*isa = isa0;
 	uint64_t start;
 	bool thumb;
@@ -352,10 +352,14 @@ int tk_bt_calls(tk_bt_ctx *ctx, uint64_t pos, tk_bt *out)
 	uint32_t c;
 	if ((rc = tk_index_call_at(ctx->idx, pos, &c)) != 0)
 		return rc;
-	const tk_calltree *t = tk_index_calltree(ctx->idx);
-	for (; c != 0 && c != TK_CALL_NONE; c = t->calls[c].parent)
-		if (!push(out, t->calls[c].resume.pc, 0, TK_BT_CALLTREE, TK_ISA_UNKNOWN))
+	/* The activations out to the root, each read from the index. */
+	tk_call node;
+	for (; c != 0 && c != TK_CALL_NONE; c = node.parent) {
+		if ((rc = tk_index_get_call(ctx->idx, c, &node)) != 0)
+			return rc;
+		if (!push(out, node.resume.pc, 0, TK_BT_CALLTREE, TK_ISA_UNKNOWN))
 			break;
+	}
 	return 0;
 }
 

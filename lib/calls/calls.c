@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "calls_impl.h"
+#include "callsum.h"
 #include "calltree.h"
 #include "tracekit/error.h"
 
@@ -116,43 +117,41 @@ static void note_step(tk_cctx *x, const tk_tpos *t)
 	x->last = *t;
 }
 
-static int on_insn(tk_calls *c, tk_cctx *x, const tk_event *ev)
+/* An instruction of context x at cur (a step unless steps are function
+ * events). */
+static int insn_at(tk_calls *c, tk_cctx *x, const tk_tpos *cur, uint8_t width, tk_isa isa,
+		   tk_branch branch)
 {
-	const tk_insn *in = &ev->u.insn;
-	tk_tpos cur = {ev->time, ev->line, ev->offset, in->pc, c->nsteps};
 	int rc = 0;
-	if (!c->func_steps) {
-		note_step(x, &cur);
-		c->nsteps++;
-	} else {
-		cur.pos = c->nsteps ? c->nsteps - 1 : 0;
+	if (!c->func_steps)
+		note_step(x, cur);
+	uint64_t natural;
+	if (x->have_prev && !tk_calls_sequential(x->prev.pc, x->prev_width, x->prev_isa, cur->pc,
+						 &natural)) {
+		if (x->prev_branch == TK_BR_UNKNOWN)
+			rc = tk_calls_arm_transfer(c, x, cur, natural);
+		else
+			rc = tk_calls_branch_transfer(c, x, cur, natural);
 	}
-	if (x->have_prev) {
-		uint64_t w = x->prev_width;
-		bool seq;
-		if (w) {
-			seq = in->pc == x->prev.pc + w;
-		} else {
-			/* width unknown: any legal instruction size is sequential */
-			w = x->prev_isa == TK_ISA_T32 ? 2 : 4;
-			seq = in->pc == x->prev.pc + w ||
-			      (x->prev_isa == TK_ISA_T32 && in->pc == x->prev.pc + 4);
-		}
-		if (!seq) {
-			if (x->prev_branch == TK_BR_UNKNOWN)
-				rc = tk_calls_arm_transfer(c, x, &cur, x->prev.pc + w);
-			else
-				rc = tk_calls_branch_transfer(c, x, &cur, x->prev.pc + w);
-		}
-	}
-	x->prev = cur;
-	x->prev_width = in->width;
-	x->prev_isa = in->isa;
-	x->prev_branch = in->branch;
+	x->prev = *cur;
+	x->prev_width = width;
+	x->prev_isa = isa;
+	x->prev_branch = branch;
 	x->have_prev = true;
 	x->ninsn++;
 	tk_calls_arm_step(x);
 	return rc;
+}
+
+static int on_insn(tk_calls *c, tk_cctx *x, const tk_event *ev)
+{
+	const tk_insn *in = &ev->u.insn;
+	tk_tpos cur = {ev->time, ev->line, ev->offset, in->pc, c->nsteps};
+	if (!c->func_steps)
+		c->nsteps++;
+	else
+		cur.pos = c->nsteps ? c->nsteps - 1 : 0;
+	return insn_at(c, x, &cur, in->width, in->isa, in->branch);
 }
 
 static int on_func(tk_calls *c, tk_cctx *x, const tk_event *ev)
@@ -216,6 +215,108 @@ int tk_calls_feed(tk_calls *c, const tk_event *ev)
 	}
 }
 
+/* ---- piece summaries (callsum.h) ---- */
+
+const tk_csrec *tk_callsum_records(const tk_callsum *s, size_t *n);
+
+/* A summary's position: local step + 1, 0 before the piece's first step. */
+static uint64_t global_pos(uint64_t stored, uint64_t base)
+{
+	return base + stored ? base + stored - 1 : 0;
+}
+
+static tk_tpos global_tpos(const tk_tpos *t, uint64_t step_base, uint64_t line_base)
+{
+	tk_tpos g = *t;
+	g.pos = global_pos(t->pos, step_base);
+	g.line = t->line + line_base;
+	return g;
+}
+
+static int summary_record(tk_calls *c, const tk_csrec *r, uint64_t step_base, uint64_t line_base)
+{
+	tk_cctx *x;
+	int rc;
+	if (r->type == TK_CS_MEM) {
+		if (c->last && c->last->id == r->ctx)
+			c->last->have_text = false;
+		return 0;
+	}
+	if ((rc = context(c, r->ctx, &x)) < 0)
+		return rc;
+	tk_tpos t = global_tpos(&r->t, step_base, line_base);
+	switch (r->type) {
+	case TK_CS_INSN:
+		return insn_at(c, x, &t, r->width, (tk_isa)r->isa, (tk_branch)r->branch);
+	case TK_CS_STEPS:
+		/* r->x instructions, each its predecessor's natural successor,
+		 * with nothing the detector reads between them: only the last
+		 * one and the count matter. */
+		note_step(x, &t);
+		x->prev = t;
+		x->prev_width = r->width;
+		x->prev_isa = (tk_isa)r->isa;
+		x->prev_branch = (tk_branch)r->branch;
+		x->have_prev = true;
+		x->ninsn += r->x;
+		tk_calls_arm_step(x);
+		return 0;
+	case TK_CS_REG: {
+		x->have_text = false;
+		tk_reg_update u = {.view = r->view, .value = r->value, .state = r->state};
+		return tk_calls_arm_reg(c, x, &u);
+	}
+	case TK_CS_TOUCH:
+		x->have_text = false;
+		return 0;
+	case TK_CS_TEXT:
+		if (!x->have_first && !x->have_text) {
+			x->have_text = true;
+			x->text_line = t.line;
+			x->text_offset = t.offset;
+		}
+		return 0;
+	case TK_CS_GAP:
+		TK_CALLS_DEBUG(c, "line %" PRIu64 ": gap (%s): no call or return is inferred "
+			       "across it", t.line, tk_gap_kind_name((tk_gap_kind)r->x));
+		x->have_prev = false;
+		return 0;
+	case TK_CS_FUNC: {
+		tk_event ev = {.kind = r->branch == 1 ? TK_EV_CALL : TK_EV_RETURN,
+			       .context = r->ctx, .time = t.time, .line = t.line,
+			       .offset = t.offset};
+		ev.u.func.addr = t.pc;
+		ev.u.func.site = r->x;
+		if (c->func_steps)
+			note_step(x, &t);
+		return tk_calls_func_event(c, x, &ev, &t);
+	}
+	case TK_CS_LAST:
+		return 0;	/* context() made it the last */
+	default:
+		return TK_ERR_CORRUPT;
+	}
+}
+
+int tk_calls_feed_summary(tk_calls *c, const tk_callsum *s, uint64_t step_base,
+			  uint64_t line_base)
+{
+	if (c->error)
+		return c->error;
+	if (!c->steps_decided)
+		return TK_ERR_INVAL;
+	size_t n;
+	const tk_csrec *r = tk_callsum_records(s, &n);
+	for (size_t i = 0; i < n; i++) {
+		int rc = summary_record(c, &r[i], step_base, line_base);
+		if (rc < 0)
+			return rc;
+		if (c->error)
+			return c->error;
+	}
+	return 0;
+}
+
 int tk_calls_finish(tk_calls *c, tk_calltree **out)
 {
 	if (out)
@@ -235,6 +336,13 @@ int tk_calls_finish(tk_calls *c, tk_calltree **out)
 			return TK_ERR_NOMEM;
 	}
 	return 0;
+}
+
+tk_calls_steps tk_calls_steps_of(const tk_calls *c)
+{
+	if (!c->steps_decided)
+		return TK_STEPS_AUTO;
+	return c->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
 }
 
 void tk_calls_opts_init(tk_calls_opts *opts)

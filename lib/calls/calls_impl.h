@@ -100,6 +100,46 @@ struct tk_calls {
 	tk_cctx *last;			/* the context of the last event */
 };
 
+/* Is an instruction at pc the natural successor of the previous one of
+ * its context?  *natural receives that successor's address (for a width
+ * of 0, any legal size counts: 2 or 4 bytes in Thumb). */
+static inline bool tk_calls_sequential(uint64_t prev_pc, uint8_t prev_width, tk_isa prev_isa,
+				       uint64_t pc, uint64_t *natural)
+{
+	uint64_t w = prev_width;
+	if (w) {
+		*natural = prev_pc + w;
+		return pc == prev_pc + w;
+	}
+	w = prev_isa == TK_ISA_T32 ? 2 : 4;
+	*natural = prev_pc + w;
+	return pc == prev_pc + w || (prev_isa == TK_ISA_T32 && pc == prev_pc + 4);
+}
+
+/* ---- piece summaries (callsum.c; callsum.h says what they hold) ---- */
+
+enum {
+	TK_CS_INSN = 1,	/* t: the instruction (pos: local step + 1) */
+	TK_CS_STEPS,	/* x sequential instructions, t the last */
+	TK_CS_REG,	/* an lr or sp write: view, value, state */
+	TK_CS_TOUCH,	/* another register line of ctx: it clears the root's text */
+	TK_CS_MEM,	/* a memory line of ctx; x: the context of the last line
+			 * looked up before it in the piece + 1, 0 if none */
+	TK_CS_TEXT,	/* t.line/offset: a text line of ctx */
+	TK_CS_GAP,	/* t.line */
+	TK_CS_FUNC,	/* branch: 1 call, 2 return; t: at (pc = the function); x: site */
+	TK_CS_LAST,	/* ctx: the context of the piece's last looked-up line */
+};
+
+typedef struct tk_csrec {
+	tk_tpos t;
+	uint64_t x;
+	uint32_t ctx;
+	uint8_t type, isa, width, branch;
+	tk_reg_view view;
+	uint8_t value[8], state[8];
+} tk_csrec;
+
 /* ---- explanations (--debug=call_heuristics) ---- */
 
 void tk_calls_debugf(tk_calls *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -58,6 +58,15 @@ static void unit_of(tk_isa isa, unsigned *unit, bool *little)
 
 uint64_t tk_insn_encoding(const tk_insn *in)
 {
+	/* The usual Arm cases first: one little-endian word or halfword(s). */
+	const uint8_t *b = in->bytes;
+	if (in->nbytes == 4 && (in->isa == TK_ISA_A64 || in->isa == TK_ISA_A32))
+		return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+		       (uint32_t)b[3] << 24;
+	if (in->isa == TK_ISA_T32 && (in->nbytes == 2 || in->nbytes == 4)) {
+		uint32_t h = (uint32_t)b[0] | (uint32_t)b[1] << 8;
+		return in->nbytes == 2 ? h : h << 16 | b[2] | (uint32_t)b[3] << 8;
+	}
 	unsigned unit, n = in->nbytes < 8 ? in->nbytes : 8;
 	bool little;
 	unit_of(in->isa, &unit, &little);
@@ -74,6 +83,12 @@ void tk_insn_set_encoding(tk_insn *in, uint64_t value, unsigned nbytes)
 {
 	unsigned unit;
 	bool little;
+	if (nbytes == 4 && (in->isa == TK_ISA_A64 || in->isa == TK_ISA_A32)) {
+		in->nbytes = 4;
+		for (int i = 0; i < 4; i++)
+			in->bytes[i] = (uint8_t)(value >> (8 * i));
+		return;
+	}
 	if (nbytes > 8)
 		nbytes = 8;
 	unit_of(in->isa, &unit, &little);

@@ -15,141 +15,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "tracekit/namemap.h"
 #include "arch/arch.h"
+#include "index_blocks.h"
 #include "index_build.h"
 #include "tracekit/calls.h"
 
-#define POSREC_MAX 96	/* bytes one position record can take */
-
-typedef struct ixb {
-	tk_ixw *w;
-	tk_source *src;
-	const tk_index_opts *opts;
-	bool big_endian;
-
-	bool func_steps;	/* positions are function events (no instructions) */
-	uint64_t ninsn;		/* steps seen */
-	uint64_t pos;		/* position events are attributed to */
-
-	/* the block being built */
-	uint64_t blk_first;
-	uint32_t blk_n;
-	uint8_t posbuf[TK_BLOCK_INSNS * POSREC_MAX];
-	size_t poslen;
-	uint8_t *ck, *log;
-	size_t cklen, ckcap, loglen, logcap;
-	uint64_t log_prevpos;
-	uint64_t blk_line, blk_offset, blk_time, maxtime;
-	uint64_t regmask[3];
-	uint8_t bloom[TK_BLOOM_BYTES];
-	uint64_t prev_line, prev_offset, prev_time, prev_pc;
-	uint32_t prev_context;
-	uint64_t data_off;	/* offset of the block in BLOCKS */
-	tk_spill dir, blooms;
-
-	/* the register file now */
-	uint8_t *rv, *rk;
-	uint64_t present[3];
-
-	tk_ixmem *mem;
-	tk_calls *calls;
-	tk_namemap names;	/* function names from the trace */
-
-	uint64_t lines, reg_updates, mem_accesses, semihost, regseen[3];
-} ixb;
+typedef tk_ixbuild ixb;
 
 static inline void bit_set(uint64_t *m, unsigned i) { m[i >> 6] |= 1ull << (i & 63); }
-static inline bool bit_get(const uint64_t *m, unsigned i) { return m[i >> 6] >> (i & 63) & 1; }
 
-static int reserve(uint8_t **buf, size_t *cap, size_t need)
+/* A finished block: to the file, its directory entry and pc filter aside. */
+static int block_done(void *ctx, const uint8_t *const parts[3], const size_t lens[3],
+		      uint8_t dirent[TK_DIR_SIZE], const uint8_t bloom[TK_BLOOM_BYTES])
 {
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 4096;
-	while (c < need)
-		c *= 2;
-	uint8_t *b = realloc(*buf, c);
-	if (!b)
-		return TK_ERR_NOMEM;
-	*buf = b;
-	*cap = c;
-	return 0;
-}
-
-/* Checkpoint of the register file, for the block starting now. */
-static int checkpoint(ixb *b)
-{
-	size_t need = 24;
-	for (unsigned r = 0; r < TK_REG_COUNT; r++)
-		if (bit_get(b->present, r))
-			need += 3 + tk_reg_size((tk_reg)r) * 2;
-	if (reserve(&b->ck, &b->ckcap, need))
-		return TK_ERR_NOMEM;
-	uint8_t *p = b->ck;
-	for (int i = 0; i < 3; i++)
-		tk_put64(p + 8 * i, b->present[i]);
-	size_t n = 24;
-	for (unsigned r = 0; r < TK_REG_COUNT; r++) {
-		if (!bit_get(b->present, r))
-			continue;
-		unsigned size = tk_reg_size((tk_reg)r), base = tk_idx_reg_base((tk_reg)r);
-		n += tk_putv(p + n, size);
-		uint8_t *mask = p + n;
-		memset(mask, 0, (size + 7) / 8);
-		n += (size + 7) / 8;
-		for (unsigned i = 0; i < size; i++)
-			if (b->rk[base + i]) {
-				mask[i >> 3] |= (uint8_t)(1u << (i & 7));
-				p[n++] = b->rv[base + i];
-			}
-	}
-	b->cklen = n;
-	return 0;
-}
-
-static void start_block(ixb *b)
-{
-	b->blk_first = b->ninsn;
-	b->blk_n = 0;
-	b->poslen = 0;
-	b->loglen = 0;
-	b->log_prevpos = b->ninsn;
-	memset(b->regmask, 0, sizeof b->regmask);
-	memset(b->bloom, 0, sizeof b->bloom);
-}
-
-static int end_block(ixb *b)
-{
-	if (!b->blk_n)
-		return 0;
-	if (b->loglen > UINT32_MAX || b->cklen > UINT32_MAX)
-		return TK_ERR_UNSUPPORTED;	/* > 4 GB of register lines in 512 instructions */
-	int err = tk_ixw_write(b->w, b->posbuf, b->poslen);
-	if (!err)
-		err = tk_ixw_write(b->w, b->ck, b->cklen);
-	if (!err)
-		err = tk_ixw_write(b->w, b->log, b->loglen);
+	ixb *b = ctx;
+	int err = 0;
+	for (int i = 0; i < 3 && !err; i++)
+		err = tk_ixw_write(b->w, parts[i], lens[i]);
 	if (err)
 		return err;
-	uint8_t e[TK_DIR_SIZE];
-	tk_put64(e + TK_DIR_DATA, b->data_off);
-	tk_put32(e + TK_DIR_POSLEN, (uint32_t)b->poslen);
-	tk_put32(e + TK_DIR_CKPTLEN, (uint32_t)b->cklen);
-	tk_put32(e + TK_DIR_LOGLEN, (uint32_t)b->loglen);
-	tk_put32(e + TK_DIR_NINSN, b->blk_n);
-	tk_put64(e + TK_DIR_LINE, b->blk_line);
-	tk_put64(e + TK_DIR_OFFSET, b->blk_offset);
-	tk_put64(e + TK_DIR_TIME, b->blk_time);
-	tk_put64(e + TK_DIR_MAXTIME, b->maxtime);
-	for (int i = 0; i < 3; i++)
-		tk_put64(e + TK_DIR_REGMASK + 8 * i, b->regmask[i]);
-	b->data_off += b->poslen + b->cklen + b->loglen;
-	err = tk_spill_write(&b->dir, e, sizeof e);
+	tk_put64(dirent + TK_DIR_DATA, b->data_off);
+	b->data_off += lens[0] + lens[1] + lens[2];
+	err = tk_spill_write(&b->dir, dirent, TK_DIR_SIZE);
 	if (!err)
-		err = tk_spill_write(&b->blooms, b->bloom, sizeof b->bloom);
+		err = tk_spill_write(&b->blooms, bloom, TK_BLOOM_BYTES);
 	return err;
 }
 
@@ -161,9 +54,9 @@ static bool sh_reg(void *ctx, tk_reg reg, unsigned n, uint64_t *value)
 	unsigned base = tk_idx_reg_base(reg);
 	uint64_t v = 0;
 	for (unsigned i = 0; i < n; i++) {
-		if (!b->rk[base + i])
+		if (!b->enc.rk[base + i])
 			return false;
-		v |= (uint64_t)b->rv[base + i] << (8 * i);
+		v |= (uint64_t)b->enc.rv[base + i] << (8 * i);
 	}
 	*value = v;
 	return true;
@@ -189,76 +82,21 @@ static bool sh_word(void *ctx, uint64_t addr, unsigned n, uint64_t *value)
  * then describes the function's address). */
 static int on_step(ixb *b, const tk_event *ev, const tk_insn *in, unsigned step_kind)
 {
-	int err;
-	if (b->ninsn && b->ninsn % TK_BLOCK_INSNS == 0) {
-		if ((err = end_block(b)))
-			return err;
-		start_block(b);
-		if ((err = checkpoint(b)))
-			return err;
-	}
-	if (b->blk_n == 0) {
-		b->blk_line = b->prev_line = ev->line;
-		b->blk_offset = b->prev_offset = ev->offset;
-		b->blk_time = b->prev_time = ev->time;
-		b->prev_pc = 0;
-		b->prev_context = 0;
-	}
-	b->pos = b->ninsn++;
-	b->blk_n++;
-	if (b->pos == 0 || ev->time > b->maxtime)
-		b->maxtime = ev->time;
-
-	uint8_t *p = b->posbuf + b->poslen;
-	size_t n = 0;
-	unsigned wcode = in->width == 0 ? 0 : in->width == 2 ? 1 : in->width == 4 ? 2 : 3;
-	/* The encoding as a varint when its bytes are what the width and the
-	 * ISA's order imply (every Arm instruction), else the bytes themselves. */
-	bool varint_enc = in->nbytes && in->nbytes == in->width && in->nbytes <= 8;
-	uint8_t ext = (uint8_t)(step_kind | (unsigned)in->branch << TK_PX_BRANCH_SHIFT);
-	if (ev->context != b->prev_context)
-		ext |= TK_PX_CONTEXT;
-	if (in->nbytes && !varint_enc)
-		ext |= TK_PX_RAWBYTES;
-	p[n++] = (uint8_t)((in->isa & TK_PF_ISA_MASK) | (in->executed ? TK_PF_EXECUTED : 0) |
-			   wcode << TK_PF_WIDTH_SHIFT | (varint_enc ? TK_PF_ENCODING : 0) |
-			   (ext ? TK_PF_EXT : 0));
-	if (wcode == 3)
-		p[n++] = in->width;
-	if (ext)
-		p[n++] = ext;
-	if (ext & TK_PX_CONTEXT)
-		n += tk_putv(p + n, ev->context);
-	b->prev_context = ev->context;
-	n += tk_putv(p + n, ev->line - b->prev_line);
-	n += tk_putv(p + n, ev->offset - b->prev_offset);
-	n += tk_putv(p + n, tk_zigzag((int64_t)(ev->time - b->prev_time)));
-	n += tk_putv(p + n, tk_zigzag((int64_t)(in->pc - b->prev_pc)));
-	if (varint_enc) {
-		n += tk_putv(p + n, tk_insn_encoding(in));
-	} else if (in->nbytes) {
-		p[n++] = in->nbytes;
-		memcpy(p + n, in->bytes, in->nbytes);
-		n += in->nbytes;
-	}
-	b->poslen += n;
-	b->prev_line = ev->line;
-	b->prev_offset = ev->offset;
-	b->prev_time = ev->time;
-	b->prev_pc = in->pc;
-
-	unsigned x, y;
-	tk_bloom_bits(in->pc, &x, &y);
-	b->bloom[x >> 3] |= (uint8_t)(1u << (x & 7));
-	b->bloom[y >> 3] |= (uint8_t)(1u << (y & 7));
-
+	tk_idx_step s = {.line = ev->line, .offset = ev->offset, .time = ev->time, .pc = in->pc,
+			 .context = ev->context, .isa = (uint8_t)in->isa, .width = in->width,
+			 .kind = (uint8_t)step_kind, .branch = (uint8_t)in->branch,
+			 .nbytes = in->nbytes, .executed = in->executed};
+	memcpy(s.bytes, in->bytes, sizeof s.bytes);
+	int err = tk_blockenc_step(&b->enc, &s);
+	if (err)
+		return err;
 	const tk_arch *arch = step_kind == 0 ? tk_arch_of(in->isa) : NULL;
 	if (arch && arch->is_trap(in)) {
 		tk_arch_env env = {sh_reg, sh_word, b};
 		uint64_t addr, len;
 		b->semihost++;
 		if (arch->hidden_writes(in, &env, &addr, &len) == 1)
-			return tk_ixmem_unknown(b->mem, b->pos, addr, len);
+			return tk_ixmem_unknown(b->mem, b->enc.pos, addr, len);
 	}
 	return 0;
 }
@@ -273,58 +111,11 @@ static int on_reg(ixb *b, const tk_event *ev)
 	if (!len || off + len > size)
 		return 0;
 	b->reg_updates++;
-	bool allset = true, any = false, anyknown = false;
-	for (unsigned i = 0; i < len; i++) {
-		unsigned s = u->state ? u->state[i] : TK_BYTE_SET;
-		allset &= s == TK_BYTE_SET;
-		any |= s != TK_BYTE_NONE;
-	}
-	if (!any)
-		return 0;
-	if (reserve(&b->log, &b->logcap, b->loglen + 32 + 2 * (size_t)len))
-		return TK_ERR_NOMEM;
-	uint8_t *p = b->log + b->loglen;
-	size_t n = 0;
-	n += tk_putv(p + n, b->pos - b->log_prevpos);
-	b->log_prevpos = b->pos;
-	n += tk_putv(p + n, reg);
-	p[n++] = (uint8_t)off;
-	n += tk_putv(p + n, len);
-	uint8_t flags = allset ? TK_RF_ALLSET : 0;
-	if (allset && len <= 8)
-		flags |= TK_RF_VARINT;
-	p[n++] = flags;
-	if (!allset) {
-		memset(p + n, 0, (len + 3) / 4);
-		for (unsigned i = 0; i < len; i++)
-			p[n + i / 4] |= (uint8_t)((u->state[i] & 3) << (2 * (i & 3)));
-		n += (len + 3) / 4;
-	}
-	unsigned base = tk_idx_reg_base(reg) + off;
-	if (flags & TK_RF_VARINT) {
-		uint64_t v = 0;
-		for (unsigned i = 0; i < len; i++)
-			v |= (uint64_t)u->value[i] << (8 * i);
-		n += tk_putv(p + n, v);
-	}
-	for (unsigned i = 0; i < len; i++) {
-		unsigned s = u->state ? u->state[i] : TK_BYTE_SET;
-		if (s == TK_BYTE_SET) {
-			if (!(flags & TK_RF_VARINT))
-				p[n++] = u->value[i];
-			b->rv[base + i] = u->value[i];
-			b->rk[base + i] = 1;
-			anyknown = true;
-		} else if (s == TK_BYTE_UNKNOWN) {
-			b->rk[base + i] = 0;
-		}
-	}
-	b->loglen += n;
-	bit_set(b->regmask, reg);
-	bit_set(b->regseen, reg);
-	if (anyknown)
-		bit_set(b->present, reg);
-	return 0;
+	tk_idx_regup r = {reg, off, len, u->value, u->state};
+	int rc = tk_blockenc_reg(&b->enc, &r);
+	if (rc > 0)
+		bit_set(b->regseen, reg);
+	return rc < 0 ? rc : 0;
 }
 
 static void progress(ixb *b, uint64_t done, uint64_t total)
@@ -338,11 +129,30 @@ static void progress(ixb *b, uint64_t done, uint64_t total)
 
 /* ---- the driver ---- */
 
-static uint64_t now_ms(void)
+static uint64_t now_us(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static uint64_t now_ms(void)
+{
+	return now_us() / 1000;
+}
+
+/* -vv: how long each phase took. */
+static void phase(const tk_index_opts *o, const char *what, uint64_t *t)
+{
+	uint64_t now = now_us();
+	if (o->log) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "%s: %.1f ms", what, (double)(now - *t) / 1000);
+		pthread_mutex_lock(&tk_idx_cb_lock);
+		o->log(o->log_ctx, TK_INDEX_LOG_DETAIL, msg);
+		pthread_mutex_unlock(&tk_idx_cb_lock);
+	}
+	*t = now;
 }
 
 static void log_msg(const tk_index_opts *o, int level, const char *msg)
@@ -373,63 +183,21 @@ static void locked_calls_debug(void *ctx, const char *msg)
 	pthread_mutex_unlock(&tk_idx_cb_lock);
 }
 
-/* Build into w (created by the caller); finishes or aborts w. */
-int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int *fd_out)
+/* Read the events in order (a format that cannot be read in pieces, or
+ * standard input): the trace on a second thread when it is large. */
+static int read_sequential(ixb *b)
 {
-	uint64_t t0 = now_ms();
-	ixb *b = calloc(1, sizeof *b);
-	int err = 0;
-	tk_calltree *tree = NULL;
+	tk_source *src = b->src;
 	tk_prefetch *pf = NULL;
-	if (!b) {
-		tk_ixw_abort(w);
-		return TK_ERR_NOMEM;
-	}
-	b->w = w;
-	b->src = src;
-	b->opts = opts;
-	tk_source_info si = {.size = sizeof si};
-	tk_source_get_info(src, &si);
-	b->big_endian = si.big_endian;
-	b->func_steps = tk_source_info_func_steps(&si);
-	b->rv = calloc(1, tk_idx_regfile_bytes());
-	b->rk = calloc(1, tk_idx_regfile_bytes());
-	tk_calls_opts copts;
-	tk_calls_opts_init(&copts);
-	copts.steps = b->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
-	if (opts->calls_debug) {
-		copts.debug = locked_calls_debug;
-		copts.debug_ctx = (void *)opts;
-	}
-	if (!b->rv || !b->rk || tk_ixmem_new(&b->mem) || tk_calls_new(&copts, &b->calls)) {
-		err = TK_ERR_NOMEM;
-		goto out;
-	}
-
-	const char *tpath = tk_source_path(src);
-	/* Identify the trace as it is *before* it is read: if it changes while
-	 * it is being indexed (a simulator still writing it), the index
-	 * describes older contents than a stat taken at the end would claim,
-	 * and must not be reused as up to date. */
-	struct stat st;
-	bool have_st = stat(tpath, &st) == 0 && S_ISREG(st.st_mode);
-	uint64_t fingerprint = 0;
-	if (have_st && tk_idx_fingerprint(tpath, &fingerprint) < 0)
-		have_st = false;
-	if ((err = tk_ixw_begin(w, TK_SEC_TRACEPATH)) ||
-	    (err = tk_ixw_write(w, tpath, strlen(tpath))) || (err = tk_ixw_end(w)))
-		goto out;
-	if ((err = tk_ixw_begin(w, TK_SEC_BLOCKS)))
-		goto out;
-	start_block(b);
-	if ((err = checkpoint(b)))
-		goto out;
-
+	int err = tk_blockenc_init(&b->enc, block_done, b);
+	if (err)
+		return err;
+	log_msg(b->opts, TK_INDEX_LOG_DETAIL, "reading the trace in order");
 	tk_event ev;
 	uint64_t nev = 0;
 	int r;
 	if (tk_source_size(src) >= PREFETCH_MIN_BYTES && tk_prefetch_start(src, &pf) == 0)
-		log_msg(opts, TK_INDEX_LOG_DETAIL, "reading the trace on a second thread");
+		log_msg(b->opts, TK_INDEX_LOG_DETAIL, "reading the trace on a second thread");
 	while ((r = pf ? tk_prefetch_next(pf, &ev) : tk_source_next(src, &ev)) > 0) {
 		if (ev.line > b->lines)
 			b->lines = ev.line;
@@ -451,7 +219,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 			break;
 		case TK_EV_MEM:
 			b->mem_accesses++;
-			err = tk_ixmem_access(b->mem, b->pos, &ev.u.mem);
+			err = tk_ixmem_access(b->mem, b->enc.pos, &ev.u.mem);
 			break;
 		default:
 			break;
@@ -459,35 +227,136 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 		if (!err)
 			err = tk_calls_feed(b->calls, &ev);
 		if (err)
-			goto out;
+			break;
 		if ((++nev & 0xffff) == 0)
 			progress(b, pf ? tk_prefetch_pos(pf) : tk_source_pos(src),
 				 pf ? tk_prefetch_size(pf) : tk_source_size(src));
 	}
 	tk_prefetch_stop(pf);
-	pf = NULL;
-	if (r < 0) {
+	if (!err && r < 0)
 		err = r;
+	if (!err) {
+		progress(b, tk_source_pos(src), tk_source_size(src));
+		err = tk_blockenc_flush(&b->enc);
+	}
+	b->ninsn = b->enc.ninsn;
+	return err;
+}
+
+/* The call tree's end (the detector's last frames, the spill put in
+ * preorder, the sections encoded) runs beside the memory sections. */
+typedef struct calls_end {
+	ixb *b;
+	tk_spill calls, dir;
+	uint64_t ncalls;
+	uint32_t nroots;
+	int err;
+} calls_end;
+
+static void *finish_calls(void *arg)
+{
+	calls_end *ce = arg;
+	tk_callwalk *walk = NULL;
+	ce->err = tk_calls_finish(ce->b->calls, NULL);
+	if (!ce->err)
+		ce->err = tk_callspill_walk(ce->b->spill, &walk);
+	if (!ce->err)
+		ce->err = tk_idx_calls_encode(walk, &ce->calls, &ce->dir, &ce->ncalls, &ce->nroots);
+	tk_callwalk_free(walk);
+	return NULL;
+}
+
+/* Build into w (created by the caller); finishes or aborts w. */
+int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int *fd_out)
+{
+	*fd_out = -1;
+	uint64_t t0 = now_ms();
+	ixb *b = calloc(1, sizeof *b);
+	int err = 0;
+	uint64_t ncalls = 0;
+	uint32_t nroots = 0;
+	tk_calls_sink sink;
+	if (!b) {
+		tk_ixw_abort(w);
+		return TK_ERR_NOMEM;
+	}
+	b->w = w;
+	b->src = src;
+	b->opts = opts;
+	tk_source_info si = {.size = sizeof si};
+	tk_source_get_info(src, &si);
+	b->big_endian = si.big_endian;
+	b->func_steps = tk_source_info_func_steps(&si);
+	tk_calls_opts copts;
+	tk_calls_opts_init(&copts);
+	copts.steps = b->func_steps ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
+	if (opts->calls_debug) {
+		copts.debug = locked_calls_debug;
+		copts.debug_ctx = (void *)opts;
+	}
+	copts.sink = &sink;
+	if (tk_ixmem_new(&b->mem) || tk_callspill_new(&b->spill, &sink) ||
+	    tk_calls_new(&copts, &b->calls)) {
+		err = TK_ERR_NOMEM;
 		goto out;
 	}
-	progress(b, tk_source_pos(src), tk_source_size(src));
-	if ((err = end_block(b)) || (err = tk_ixw_end(w)))
+
+	const char *tpath = tk_source_path(src);
+	/* Identify the trace as it is *before* it is read: if it changes while
+	 * it is being indexed (a simulator still writing it), the index
+	 * describes older contents than a stat taken at the end would claim,
+	 * and must not be reused as up to date. */
+	struct stat st;
+	bool have_st = stat(tpath, &st) == 0 && S_ISREG(st.st_mode);
+	uint64_t fingerprint = 0;
+	if (have_st && tk_idx_fingerprint(tpath, &fingerprint) < 0)
+		have_st = false;
+	if ((err = tk_ixw_begin(w, TK_SEC_TRACEPATH)) ||
+	    (err = tk_ixw_write(w, tpath, strlen(tpath))) || (err = tk_ixw_end(w)))
 		goto out;
-	if ((err = copy_spill(w, TK_SEC_BLOCKDIR, &b->dir)) ||
-	    (err = copy_spill(w, TK_SEC_PCBLOOM, &b->blooms)))
+	if ((err = tk_ixw_begin(w, TK_SEC_BLOCKS)))
 		goto out;
-	uint64_t touched, known;
-	tk_ixmem_stats(b->mem, &touched, &known);
-	if (opts->log) {
-		char msg[160];
-		snprintf(msg, sizeof msg, "memory: %llu event records, %llu bytes touched",
-			 (unsigned long long)tk_ixmem_records(b->mem), (unsigned long long)touched);
-		log_msg(opts, TK_INDEX_LOG_DETAIL, msg);
+
+	uint64_t tp = now_us();
+	phase(opts, "identifying the trace", &tp);
+	err = tk_idx_read_pieces(b);
+	if (err == TK_ERR_UNSUPPORTED)
+		err = read_sequential(b);
+	if (err)
+		goto out;
+	phase(opts, "reading the trace, positions and registers", &tp);
+	if ((err = tk_ixw_end(w)))
+		goto out;
+	calls_end ce = {.b = b};
+	pthread_t ct;
+	bool beside = opts->threads != 1 && pthread_create(&ct, NULL, finish_calls, &ce) == 0;
+	if (!beside)
+		finish_calls(&ce);
+	uint64_t touched = 0, known = 0;
+	if (!(err = copy_spill(w, TK_SEC_BLOCKDIR, &b->dir)) &&
+	    !(err = copy_spill(w, TK_SEC_PCBLOOM, &b->blooms))) {
+		tk_ixmem_stats(b->mem, &touched, &known);
+		if (opts->log) {
+			char msg[160];
+			snprintf(msg, sizeof msg, "memory: %llu event records, %llu bytes touched",
+				 (unsigned long long)tk_ixmem_records(b->mem),
+				 (unsigned long long)touched);
+			log_msg(opts, TK_INDEX_LOG_DETAIL, msg);
+		}
+		err = tk_ixmem_write(b->mem, w);
+		phase(opts, "memory sections", &tp);
 	}
-	if ((err = tk_ixmem_write(b->mem, w)))
+	if (beside)
+		pthread_join(ct, NULL);
+	ncalls = ce.ncalls;
+	nroots = ce.nroots;
+	if (!err && !(err = ce.err))
+		err = tk_idx_calls_copy(w, &ce.calls, &ce.dir);
+	tk_spill_free(&ce.calls);
+	tk_spill_free(&ce.dir);
+	if (err)
 		goto out;
-	if ((err = tk_calls_finish(b->calls, &tree)) || (err = tk_idx_calls_write(w, tree)))
-		goto out;
+	phase(opts, "call tree", &tp);
 	if ((err = tk_idx_input_write(w, src)))
 		goto out;
 
@@ -528,7 +397,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	}
 	tk_put64(hdr + TK_H_LINES, b->lines);
 	tk_put64(hdr + TK_H_INSNS, b->ninsn);
-	tk_put64(hdr + TK_H_CALLS, tree->count - tree->nroots);
+	tk_put64(hdr + TK_H_CALLS, ncalls - nroots);
 	tk_put64(hdr + TK_H_REG_UPDATES, b->reg_updates);
 	tk_put64(hdr + TK_H_MEM_ACCESSES, b->mem_accesses);
 	tk_put64(hdr + TK_H_MEM_TOUCHED, touched);
@@ -543,6 +412,7 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 	tk_put64(hdr + TK_H_BUILD_MS, now_ms() - t0);
 	err = tk_ixw_finish(w, hdr, fd_out);
 	w = NULL;
+	phase(opts, "checksums and header", &tp);
 	if (!err && opts->log) {
 		char msg[160];
 		snprintf(msg, sizeof msg, "indexed %llu lines, %llu instructions in %llu ms",
@@ -551,17 +421,15 @@ int tk_idx_build_into(tk_source *src, tk_ixw *w, const tk_index_opts *opts, int 
 		log_msg(opts, TK_INDEX_LOG_DETAIL, msg);
 	}
 out:
-	tk_prefetch_stop(pf);
 	if (w)
 		tk_ixw_abort(w);
-	tk_calltree_free(tree);
 	tk_calls_free(b->calls);
+	tk_callspill_free(b->spill);
 	tk_namemap_fini(&b->names);
 	tk_ixmem_free(b->mem);
 	tk_spill_free(&b->dir);
 	tk_spill_free(&b->blooms);
-	free(b->ck);
-	free(b->log);
+	tk_blockenc_fini(&b->enc);
 	free(b->rv);
 	free(b->rk);
 	free(b);
@@ -582,7 +450,9 @@ int tk_index_build(tk_source *src, const char *index_path, const tk_index_opts *
 	int err = tk_ixw_create(index_path, false, &w, &anon);
 	if (err)
 		return err;
-	int fd;
+	int fd = -1;
 	err = tk_idx_build_into(src, w, opts, &fd);
+	if (fd >= 0)
+		close(fd);
 	return err;
 }

@@ -49,6 +49,8 @@ static void stripe(tk_hasher *h, const uint8_t *p)
 
 void tk_hasher_update(tk_hasher *h, const uint8_t *p, size_t n)
 {
+	if (!n)
+		return;	/* p may be NULL */
 	h->total += n;
 	if (h->nbuf) {
 		size_t k = 32 - h->nbuf < n ? 32 - h->nbuf : n;

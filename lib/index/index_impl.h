@@ -76,11 +76,20 @@ enum {
 	TK_SEC_CALLS = 8,	/* the call tree */
 	TK_SEC_SOURCE = 9,	/* format, NUL, options, NUL, context name (v3) */
 	TK_SEC_NAMES = 10,	/* function names the trace gives (v3) */
-	TK_SEC_COUNT_ = 11,
+	TK_SEC_CALLDIR = 11,	/* per group of calls: offset, first entry (v4) */
+	TK_SEC_COUNT_ = 12,
 	/* Optional sections (ids from 256; a reader ignores those it does not
 	 * know). */
 	TK_SEC_INPUT = 256,	/* a compressed trace (index_input.c) */
 };
+
+/* The call tree: CALLS starts with u64 nodes, u32 roots, u32 group size;
+ * nodes are delta-coded in groups of TK_CALL_GROUP, and CALLDIR holds per
+ * group a u64 offset (in CALLS) and the u64 entry position of its first
+ * node. */
+#define TK_CALL_GROUP 32
+#define TK_CALLS_HEADER 16
+#define TK_CALLDIR_ENTRY 16
 
 /* Instructions per block (register checkpoint interval). */
 #define TK_BLOCK_INSNS 512
@@ -302,12 +311,20 @@ struct tk_index {
 	const uint8_t *chunkdir;
 	uint64_t nchunks;
 
-	tk_calltree tree;	/* decoded at load */
-	uint64_t *callpos;	/* 4 per call: call, entry, exit, resume */
+	/* the call tree, read in place (index_calls.c) */
+	const uint8_t *calls, *calldir;
+	uint64_t calls_len;
+	uint32_t ncalls, nroots;
+	tk_call *roots;		/* decoded at load: one per context */
+	uint32_t *root_nodes;	/* their node numbers */
 };
 
+/* Give back the mapped pages inside [from, to) (read through once: a long
+ * walk must not make the file resident).  Queries fault them back in. */
+void tk_idx_release(const tk_index *idx, const uint8_t *from, const uint8_t *to);
+
 /* Load from an open descriptor (closed in all cases); as tk_index_load. */
-int tk_idx_load_fd(int fd, const char *path, tk_index **out);
+int tk_idx_load_fd(int fd, const char *path, bool written_here, tk_index **out);
 
 /* One decoded position record. */
 typedef struct tk_posrec {
@@ -420,8 +437,10 @@ typedef struct tk_namemap tk_namemap;
 int tk_idx_names_write(tk_ixw *w, const tk_namemap *m);
 int tk_idx_names_decode(tk_index *idx, const uint8_t *p, uint64_t len);
 
-/* The call tree section (index_calls.c). */
-int tk_idx_calls_decode(tk_index *idx, const uint8_t *p, uint64_t len);
+/* The call tree sections (index_calls.c): check the header and the
+ * directory, decode the roots. */
+int tk_idx_calls_decode(tk_index *idx, const uint8_t *p, uint64_t len, const uint8_t *dir,
+			uint64_t dirlen);
 
 /* The INPUT section of a compressed trace (index_input.c). */
 int tk_idx_input_read(tk_index *idx, const uint8_t *p, uint64_t len);

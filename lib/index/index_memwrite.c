@@ -5,7 +5,11 @@
  * address.  Records are collected into runs of bounded size, each sorted
  * by (chunk, position, order) and spilled to a temporary file when full;
  * at the end the runs are merged, so memory stays bounded whatever the
- * trace length.
+ * trace length.  The runs of the pieces of a trace read in parallel are
+ * sorted by their workers and are in trace order with each other: their
+ * merge only compares chunk numbers, when a run moves to its next chunk
+ * (a heap of runs by (chunk, run)); the other runs are merged record by
+ * record with the stream of theirs.
  *
  * The merged stream becomes, per 64-byte chunk, a list of pages of at most
  * TK_PAGE_EVENTS events.  Each page starts with a snapshot of the chunk
@@ -21,9 +25,11 @@
 #ifdef TK_IDX_SMALL_BUFFERS	/* tests: many runs, many refills */
 #define RUN_RECORDS 1000u
 #define MERGE_MEM 4096u
+#define MEM_RUNS 2000u
 #else
-#define RUN_RECORDS (1u << 17)	/* 128 K records (6 MB) per run */
-#define MERGE_MEM (16u << 20)	/* read buffers of all runs while merging */
+#define RUN_RECORDS (1u << 15)	/* 32 K records (1.5 MB) per run */
+#define MERGE_MEM (2u << 20)	/* read buffers of all runs while merging */
+#define MEM_RUNS (1u << 16)	/* records of pieces' runs kept in memory (3 MB) */
 #endif
 
 static int cmp_mrec(const void *pa, const void *pb)
@@ -85,28 +91,162 @@ static void sort_recs(tk_mrec *v, size_t n)
 	}
 }
 
+static tk_mrun *new_run(tk_mruns *r)
+{
+	if (r->nruns == r->capruns) {
+		size_t cap = r->capruns ? 2 * r->capruns : 64;
+		tk_mrun *n = realloc(r->runs, cap * sizeof *n);
+		if (!n)
+			return NULL;
+		r->runs = n;
+		r->capruns = cap;
+	}
+	tk_mrun *run = &r->runs[r->nruns++];
+	memset(run, 0, sizeof *run);
+	return run;
+}
+
+static int write_run(tk_mruns *r, tk_mrun *run, const tk_mrec *recs, size_t n)
+{
+	if (!r->spill && !(r->spill = tmpfile()))
+		return TK_ERR_IO;
+	run->off = r->spilled;
+	run->n = n;
+	if (n && fwrite(recs, sizeof *recs, n, r->spill) != n)
+		return TK_ERR_IO;
+	r->spilled += n;
+	return 0;
+}
+
 static int spill_run(tk_mruns *r)
 {
 	sort_recs(r->buf, r->len);
-	if (!r->spill && !(r->spill = tmpfile()))
-		return TK_ERR_IO;
-	uint64_t *ro = realloc(r->run_off, (r->nruns + 2) * sizeof *ro);
-	if (!ro)
+	tk_mrun *run = new_run(r);
+	if (!run)
 		return TK_ERR_NOMEM;
-	r->run_off = ro;
-	r->run_off[r->nruns++] = r->spilled;
-	if (fwrite(r->buf, sizeof *r->buf, r->len, r->spill) != r->len)
-		return TK_ERR_IO;
-	r->spilled += r->len;
-	r->run_off[r->nruns] = r->spilled;
+	int err = write_run(r, run, r->buf, r->len);
 	r->len = 0;
-	return 0;
+	return err;
+}
+
+static bool sorted(const tk_mrec *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp_mrec(&v[i - 1], &v[i]) > 0)
+			return false;
+	return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A piece's records arrive in trace order, and a piece touches few 64-byte
+ * chunks: a stable distribution by chunk puts nearly all of them in order
+ * in linear time (a fill dated back to a mark arrives late: the rare chunk
+ * that is not in order after it is sorted). */
+void tk_mruns_sort(tk_mruns *r)
+{
+	size_t n = r->len;
+	size_t cap = 256;
+	while (cap < 2 * n && cap < (1u << 16))
+		cap *= 2;
+	typedef struct {
+		uint64_t chunk;
+		size_t count;	/* then the offset of its bucket */
+	} slot;
+	slot *map = n >= 64 ? calloc(cap, sizeof *map) : NULL;
+	uint64_t *keys = map ? malloc((cap / 2) * sizeof *keys) : NULL;
+	tk_mrec *out = keys ? malloc(n * sizeof *out) : NULL;
+	size_t k = 0;
+	bool ok = out != NULL;
+	for (size_t i = 0; ok && i < n; i++) {
+		uint64_t c = r->buf[i].chunk;
+		size_t h = (size_t)((c * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+		while (map[h].count && map[h].chunk != c)
+			h = (h + 1) & (cap - 1);
+		if (!map[h].count) {
+			if (k == cap / 2) {
+				ok = false;	/* too many chunks for this to pay */
+				break;
+			}
+			map[h].chunk = c;
+			keys[k++] = c;
+		}
+		map[h].count++;
+	}
+	if (!ok) {
+		free(map);
+		free(keys);
+		free(out);
+		sort_recs(r->buf, n);
+		return;
+	}
+	qsort(keys, k, sizeof *keys, cmp_u64);
+	size_t at = 0;
+	for (size_t j = 0; j < k; j++) {
+		size_t h = (size_t)((keys[j] * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+		while (map[h].chunk != keys[j])
+			h = (h + 1) & (cap - 1);
+		size_t c = map[h].count;
+		map[h].count = at;
+		at += c;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t c = r->buf[i].chunk;
+		size_t h = (size_t)((c * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+		while (map[h].chunk != c)
+			h = (h + 1) & (cap - 1);
+		out[map[h].count++] = r->buf[i];
+	}
+	/* each bucket now ends where the next begins */
+	for (size_t j = 0, b = 0; j < k; j++) {
+		size_t h = (size_t)((keys[j] * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+		while (map[h].chunk != keys[j])
+			h = (h + 1) & (cap - 1);
+		size_t e = map[h].count;
+		if (!sorted(out + b, e - b))
+			sort_recs(out + b, e - b);
+		b = e;
+	}
+	free(r->buf);
+	r->buf = out;
+	r->cap = n;
+	free(map);
+	free(keys);
+}
+
+int tk_mruns_add_piece(tk_mruns *r, tk_mruns *piece, uint64_t step_base, uint64_t order_base)
+{
+	if (!piece->len)
+		return 0;
+	for (size_t i = 0; i < piece->len; i++) {
+		tk_mrec *m = &piece->buf[i];
+		uint64_t g = step_base + m->pos;
+		m->pos = g ? g - 1 : 0;
+		m->order += order_base;
+	}
+	tk_mrun *run = new_run(r);
+	if (!run)
+		return TK_ERR_NOMEM;
+	run->time = true;
+	if (r->inmem + piece->len <= MEM_RUNS) {
+		run->mem = piece->buf;
+		run->n = piece->len;
+		r->inmem += piece->len;
+		piece->buf = NULL;
+		piece->len = piece->cap = 0;
+		return 0;
+	}
+	return write_run(r, run, piece->buf, piece->len);
 }
 
 int tk_mruns_add(tk_mruns *r, const tk_mrec *rec)
 {
 	if (r->len == r->cap) {
-		if (r->cap >= RUN_RECORDS) {
+		if (r->cap >= RUN_RECORDS && !r->keep) {
 			int err = spill_run(r);
 			if (err)
 				return err;
@@ -126,7 +266,9 @@ int tk_mruns_add(tk_mruns *r, const tk_mrec *rec)
 void tk_mruns_free(tk_mruns *r)
 {
 	free(r->buf);
-	free(r->run_off);
+	for (size_t i = 0; i < r->nruns; i++)
+		free(r->runs[i].mem);
+	free(r->runs);
 	if (r->spill)
 		fclose(r->spill);
 	memset(r, 0, sizeof *r);
@@ -236,92 +378,174 @@ static int page_event(pagew *p, const tk_mrec *r)
 /* ---- merging ---- */
 
 typedef struct runrd {
+	const tk_mrun *run;
 	uint64_t next, end;	/* record indexes in the spill file */
-	tk_mrec *buf;
-	size_t len, i;
+	tk_mrec *buf;		/* the run itself when in memory */
+	size_t len, i, cap;
+	uint32_t index;		/* of the run */
 } runrd;
 
-static int run_fill(FILE *fp, runrd *rr, size_t cap)
+/* Make the head available: 1, 0 when the run is exhausted, or an error. */
+static int run_head(FILE *fp, runrd *rr)
 {
-	size_t n = rr->end - rr->next < cap ? (size_t)(rr->end - rr->next) : cap;
-	rr->i = rr->len = 0;
-	if (!n)
+	if (rr->i < rr->len)
+		return 1;
+	if (rr->run->mem || rr->next == rr->end)
 		return 0;
+	size_t n = rr->end - rr->next < rr->cap ? (size_t)(rr->end - rr->next) : rr->cap;
 	if (fseeko(fp, (off_t)(rr->next * sizeof(tk_mrec)), SEEK_SET) != 0 ||
 	    fread(rr->buf, sizeof(tk_mrec), n, fp) != n)
 		return TK_ERR_IO;
 	rr->next += n;
 	rr->len = n;
-	return 0;
+	rr->i = 0;
+	return 1;
+}
+
+static inline const tk_mrec *head(const runrd *rr)
+{
+	return &rr->buf[rr->i];
+}
+
+/* Time runs: by (chunk, run). */
+static bool time_less(const runrd *a, const runrd *b)
+{
+	uint64_t x = head(a)->chunk, y = head(b)->chunk;
+	return x != y ? x < y : a->index < b->index;
+}
+
+/* A binary heap of run readers. */
+typedef struct rheap {
+	runrd **h;
+	size_t n;
+	bool time;		/* order: time_less, else the record's key */
+} rheap;
+
+static bool less(const rheap *hp, const runrd *a, const runrd *b)
+{
+	return hp->time ? time_less(a, b) : cmp_mrec(head(a), head(b)) < 0;
+}
+
+static void sift(rheap *hp, size_t k)
+{
+	for (;;) {
+		size_t c = 2 * k + 1, m = k;
+		if (c < hp->n && less(hp, hp->h[c], hp->h[m]))
+			m = c;
+		if (c + 1 < hp->n && less(hp, hp->h[c + 1], hp->h[m]))
+			m = c + 1;
+		if (m == k)
+			return;
+		runrd *t = hp->h[k];
+		hp->h[k] = hp->h[m];
+		hp->h[m] = t;
+		k = m;
+	}
+}
+
+static void heapify(rheap *hp)
+{
+	for (size_t k = hp->n / 2; k-- > 0;)
+		sift(hp, k);
 }
 
 static int merge_runs(tk_mruns *r, pagew *p)
 {
 	size_t n = r->nruns;
-	runrd *rd = calloc(n, sizeof *rd);
-	size_t *heap = malloc(n * sizeof *heap);
-	int err = 0;
-	if (!rd || !heap) {
-		err = TK_ERR_NOMEM;
-		goto out;
-	}
-	size_t hn = 0;
-	/* The read buffers share a fixed budget, however many runs. */
-	size_t cap = MERGE_MEM / sizeof(tk_mrec) / (n ? n : 1);
+	runrd *rd = calloc(n + 1, sizeof *rd);
+	runrd **th = malloc((n + 1) * sizeof *th), **kh = malloc((n + 1) * sizeof *kh);
+	rheap times = {th, 0, true}, keys = {kh, 0, false};
+	int err = !rd || !th || !kh ? TK_ERR_NOMEM : 0;
+	size_t files = 0;
+	for (size_t i = 0; i < n; i++)
+		files += !r->runs[i].mem;
+	/* The read buffers of the runs in the file share a fixed budget. */
+	size_t cap = MERGE_MEM / sizeof(tk_mrec) / (files ? files : 1);
 	if (cap < 16)
 		cap = 16;
 	for (size_t i = 0; i < n && !err; i++) {
-		rd[i].next = r->run_off[i];
-		rd[i].end = r->run_off[i + 1];
-		rd[i].buf = malloc(cap * sizeof(tk_mrec));
-		if (!rd[i].buf) {
-			err = TK_ERR_NOMEM;
-			break;
+		runrd *rr = &rd[i];
+		rr->run = &r->runs[i];
+		rr->index = (uint32_t)i;
+		if (rr->run->mem) {
+			rr->buf = rr->run->mem;
+			rr->len = (size_t)rr->run->n;
+		} else {
+			rr->next = rr->run->off;
+			rr->end = rr->run->off + rr->run->n;
+			rr->cap = cap;
+			if (!(rr->buf = malloc(cap * sizeof(tk_mrec)))) {
+				err = TK_ERR_NOMEM;
+				break;
+			}
 		}
-		err = run_fill(r->spill, &rd[i], cap);
-		if (!err && rd[i].len)
-			heap[hn++] = i;
+		int rc = run_head(r->spill, rr);
+		if (rc < 0)
+			err = rc;
+		else if (rc)
+			(rr->run->time ? &times : &keys)->h[(rr->run->time ? &times : &keys)->n++] = rr;
 	}
-#define HEAD(k) (&rd[heap[k]].buf[rd[heap[k]].i])
-	/* heapify */
-	for (size_t s = hn / 2; s-- > 0 && !err;) {
+	heapify(&times);
+	/* The time runs take part in the record merge as one stream: its
+	 * head is the head of the first run with the smallest chunk. */
+	runrd stream = {0};
+	bool have_stream = times.n > 0;
+	if (have_stream)
+		keys.h[keys.n++] = &stream;
+#define HEAD_OF(x) ((x) == &stream ? head(times.h[0]) : head(x))
+	/* heapify keys by the record key, the stream by its current head */
+	for (size_t s = keys.n / 2; s-- > 0;) {
 		size_t k = s;
 		for (;;) {
 			size_t c = 2 * k + 1, m = k;
-			if (c < hn && cmp_mrec(HEAD(c), HEAD(m)) < 0) m = c;
-			if (c + 1 < hn && cmp_mrec(HEAD(c + 1), HEAD(m)) < 0) m = c + 1;
+			if (c < keys.n && cmp_mrec(HEAD_OF(keys.h[c]), HEAD_OF(keys.h[m])) < 0) m = c;
+			if (c + 1 < keys.n && cmp_mrec(HEAD_OF(keys.h[c + 1]), HEAD_OF(keys.h[m])) < 0) m = c + 1;
 			if (m == k) break;
-			size_t t = heap[k]; heap[k] = heap[m]; heap[m] = t;
+			runrd *t = keys.h[k]; keys.h[k] = keys.h[m]; keys.h[m] = t;
 			k = m;
 		}
 	}
-	while (hn && !err) {
-		runrd *top = &rd[heap[0]];
-		err = page_event(p, &top->buf[top->i]);
-		if (err)
+	while (keys.n && !err) {
+		runrd *top = keys.h[0];
+		bool from_stream = top == &stream;
+		runrd *rr = from_stream ? times.h[0] : top;
+		uint64_t chunk = head(rr)->chunk;
+		if ((err = page_event(p, head(rr))))
 			break;
-		if (++top->i == top->len) {
-			err = run_fill(r->spill, top, cap);
-			if (!err && !top->len)
-				heap[0] = heap[--hn];
+		rr->i++;
+		int rc = run_head(r->spill, rr);
+		if (rc < 0) {
+			err = rc;
+			break;
 		}
+		bool gone = !rc;
+		if (from_stream) {
+			if (gone)
+				times.h[0] = times.h[--times.n];
+			if (gone || head(rr)->chunk != chunk)
+				sift(&times, 0);
+			gone = times.n == 0;
+		}
+		if (gone)
+			keys.h[0] = keys.h[--keys.n];
 		size_t k = 0;
 		for (;;) {
 			size_t c = 2 * k + 1, m = k;
-			if (c < hn && cmp_mrec(HEAD(c), HEAD(m)) < 0) m = c;
-			if (c + 1 < hn && cmp_mrec(HEAD(c + 1), HEAD(m)) < 0) m = c + 1;
+			if (c < keys.n && cmp_mrec(HEAD_OF(keys.h[c]), HEAD_OF(keys.h[m])) < 0) m = c;
+			if (c + 1 < keys.n && cmp_mrec(HEAD_OF(keys.h[c + 1]), HEAD_OF(keys.h[m])) < 0) m = c + 1;
 			if (m == k) break;
-			size_t t = heap[k]; heap[k] = heap[m]; heap[m] = t;
+			runrd *t = keys.h[k]; keys.h[k] = keys.h[m]; keys.h[m] = t;
 			k = m;
 		}
 	}
-#undef HEAD
-out:
+#undef HEAD_OF
 	if (rd)
 		for (size_t i = 0; i < n; i++)
-			free(rd[i].buf);
+			if (!rd[i].run || !rd[i].run->mem)
+				free(rd[i].buf);
 	free(rd);
-	free(heap);
+	free(th);
+	free(kh);
 	return err;
 }
 
@@ -344,16 +568,24 @@ int tk_mruns_write(tk_mruns *r, tk_ixw *w)
 	p->w = w;
 	int err = tk_ixw_begin(w, TK_SEC_MEMDATA);
 	if (!err) {
-		if (!r->spill) {
+		if (!r->nruns) {
 			sort_recs(r->buf, r->len);
 			for (size_t i = 0; i < r->len && !err; i++)
 				err = page_event(p, &r->buf[i]);
 		} else {
-			if (r->len)
-				err = spill_run(r);
-			free(r->buf);	/* the merge needs little memory */
-			r->buf = NULL;
-			r->cap = 0;
+			/* The records still collected: one more run, in memory. */
+			if (r->len) {
+				sort_recs(r->buf, r->len);
+				tk_mrun *run = new_run(r);
+				if (!run) {
+					err = TK_ERR_NOMEM;
+				} else {
+					run->mem = r->buf;
+					run->n = r->len;
+					r->buf = NULL;
+					r->len = r->cap = 0;
+				}
+			}
 			if (!err)
 				err = merge_runs(r, p);
 		}

@@ -74,3 +74,14 @@ const char *tk_index_func_name(const tk_index *idx, uint64_t addr)
 	}
 	return lo < idx->nnames && idx->name_addrs[lo] == addr ? idx->names[lo] : NULL;
 }
+
+int tk_index_func_names(const tk_index *idx, int (*fn)(void *ctx, uint64_t addr, const char *name),
+			void *ctx)
+{
+	for (size_t i = 0; i < idx->nnames; i++) {
+		int rc = fn(ctx, idx->name_addrs[i], idx->names[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -189,8 +189,8 @@ static int build(const char *trace_path, const char *index_path, const tk_index_
 	tk_source_free(src);
 	if (err)
 		return err;
-	if (anon)
-		return tk_idx_load_fd(fd, index_path, out);
+	if (fd >= 0)
+		return tk_idx_load_fd(fd, index_path, true, out);
 	return tk_index_load(index_path, out);
 }
 

@@ -31,27 +31,46 @@ static char *dup_n(const void *s, size_t n)
 /* Checksum a section of the mapping in pieces, releasing each piece's
  * pages once read: verifying a large index must not make its whole size
  * resident (queries fault back in, from the page cache, what they use). */
+void tk_idx_release(const tk_index *idx, const uint8_t *from, const uint8_t *to)
+{
+	if (!idx->owns_map || to <= from)
+		return;
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t page = pg > 0 ? (uintptr_t)pg : 4096;
+	/* The whole page from is in, the page to is in only if it ends there:
+	 * giving back a page still in use only costs a fault (the mapping is
+	 * read-only), and a walk that gives back [a, b) then [b, c) must not
+	 * keep the page between. */
+	uintptr_t a = (uintptr_t)from / page * page, b = (uintptr_t)to / page * page;
+	if (a < (uintptr_t)idx->map)
+		a = (uintptr_t)idx->map;
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 static uint64_t hash_and_release(const tk_index *idx, uint64_t off, uint64_t len)
 {
-	const size_t piece = 4u << 20;
-	long pg = sysconf(_SC_PAGESIZE);
-	uint64_t page = pg > 0 ? (uint64_t)pg : 4096;
+	const size_t piece = 256u << 10;
 	tk_hasher h;
 	tk_hasher_init(&h);
+	const uint8_t *kept = idx->map + off;	/* given back up to here */
 	while (len) {
 		size_t k = len < piece ? (size_t)len : piece;
 		tk_hasher_update(&h, idx->map + off, k);
-		/* whole pages inside [off, off + k) */
-		uint64_t a = (off + page - 1) / page * page, b = (off + k) / page * page;
-		if (b > a)
-			madvise((void *)(idx->map + a), b - a, MADV_DONTNEED);
 		off += k;
 		len -= k;
+		tk_idx_release(idx, kept, idx->map + off);
+		/* the partial page at the end goes with the next piece */
+		long pg = sysconf(_SC_PAGESIZE);
+		uintptr_t page = pg > 0 ? (uintptr_t)pg : 4096;
+		kept = (const uint8_t *)((uintptr_t)(idx->map + off) / page * page);
+		if (kept < idx->map)
+			kept = idx->map;
 	}
 	return tk_hasher_final(&h);
 }
 
-static int check(tk_index *idx)
+static int check(tk_index *idx, bool written_here)
 {
 	const uint8_t *h = idx->map;
 	size_t size = idx->map_size;
@@ -84,7 +103,10 @@ static int check(tk_index *idx)
 		uint64_t off = tk_get64(e + 8), l = tk_get64(e + 16);
 		if (off < TK_IDX_HEADER_SIZE || off > size || l > size - off)
 			return TK_ERR_CORRUPT;
-		if (hash_and_release(idx, off, l) != tk_get64(e + 24))
+		/* An index this process has just written was checksummed as it
+		 * was written: reading it all back would only read the page
+		 * cache. */
+		if (!written_here && hash_and_release(idx, off, l) != tk_get64(e + 24))
 			return TK_ERR_CORRUPT;
 		if (id < TK_SEC_COUNT_) {
 			sec[id] = h + off;
@@ -144,6 +166,8 @@ static int check(tk_index *idx)
 		if (tk_get32(d + TK_DIR_NINSN) != want || off > idx->blocks_len ||
 		    l > idx->blocks_len - off)
 			return TK_ERR_CORRUPT;
+		if (b % 2048 == 2047)	/* a directory read through is given back */
+			tk_idx_release(idx, idx->dir, d);
 	}
 	for (uint64_t c = 0; c < idx->nchunks; c++) {
 		const uint8_t *e = tk_idx_chunk(idx, c);
@@ -152,13 +176,20 @@ static int check(tk_index *idx)
 		    (tk_get64(e + TK_CH_ADDR) & (TK_CHUNK_BYTES - 1)) ||
 		    (c && tk_get64(e + TK_CH_ADDR) <= tk_get64(e - TK_CH_ENTRY + TK_CH_ADDR)))
 			return TK_ERR_CORRUPT;
+		if (c % 8192 == 8191)
+			tk_idx_release(idx, idx->chunkdir, e - TK_CH_ENTRY);
 	}
 	for (uint64_t pg = 0; pg < idx->npages; pg++) {
 		const uint8_t *p = tk_idx_page(idx, pg);
 		uint64_t off = tk_get64(p + TK_PG_BODY), l = tk_get32(p + TK_PG_BODYLEN);
 		if (off > idx->memdata_len || l > idx->memdata_len - off)
 			return TK_ERR_CORRUPT;
+		if (pg % 4096 == 4095)
+			tk_idx_release(idx, idx->pagehdr, p);
 	}
+	/* The directories were read through: give their pages back (and
+	 * whatever the checksums mapped beyond their ranges). */
+	tk_idx_release(idx, idx->map, idx->map + size);
 	idx->caps = tk_get32(h + TK_H_CAPS);
 	idx->time_unit = tk_get32(h + TK_H_TIME_UNIT);
 	idx->isa = tk_get32(h + TK_H_ISA);
@@ -194,11 +225,13 @@ static int check(tk_index *idx)
 	int err = tk_idx_names_decode(idx, sec[TK_SEC_NAMES], len[TK_SEC_NAMES]);
 	if (err)
 		return err;
-	return tk_idx_calls_decode(idx, sec[TK_SEC_CALLS], len[TK_SEC_CALLS]);
+	return tk_idx_calls_decode(idx, sec[TK_SEC_CALLS], len[TK_SEC_CALLS], sec[TK_SEC_CALLDIR],
+				   len[TK_SEC_CALLDIR]);
 }
 
-/* Load from an open descriptor (closed here in all cases). */
-int tk_idx_load_fd(int fd, const char *path, tk_index **out)
+/* Load from an open descriptor (closed here in all cases); written_here:
+ * the builder's descriptor of the index it has just written. */
+int tk_idx_load_fd(int fd, const char *path, bool written_here, tk_index **out)
 {
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
@@ -232,7 +265,7 @@ int tk_idx_load_fd(int fd, const char *path, tk_index **out)
 		idx->owns_map = true;
 	}
 	close(fd);
-	int err = check(idx);
+	int err = check(idx, written_here);
 	if (err) {
 		tk_index_free(idx);
 		return err;
@@ -248,7 +281,7 @@ int tk_index_load(const char *index_path, tk_index **out)
 	int fd = open(index_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == EISDIR ? TK_ERR_ISDIR : TK_ERR_OPEN;
-	return tk_idx_load_fd(fd, index_path, out);
+	return tk_idx_load_fd(fd, index_path, false, out);
 }
 
 void tk_index_free(tk_index *idx)
@@ -257,8 +290,8 @@ void tk_index_free(tk_index *idx)
 		return;
 	if (idx->owns_map && idx->map)
 		munmap((void *)idx->map, idx->map_size);
-	free(idx->tree.calls);
-	free(idx->callpos);
+	free(idx->roots);
+	free(idx->root_nodes);
 	free(idx->trace_path);
 	free(idx->format);
 	free(idx->options);
@@ -272,6 +305,11 @@ void tk_index_free(tk_index *idx)
 	free(idx->name_addrs);
 	free(idx->path);
 	free(idx);
+}
+
+void tk_index_trim(const tk_index *idx)
+{
+	tk_idx_release(idx, idx->map, idx->map + idx->map_size);
 }
 
 const char *tk_index_path(const tk_index *idx)
@@ -306,7 +344,7 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info)
 	info->trace_size = idx->trace_size;
 	info->lines = idx->lines;
 	info->instructions = idx->ninsn;
-	info->calls = idx->tree.count - idx->tree.nroots;
+	info->calls = idx->ncalls - idx->nroots;
 	info->reg_updates = idx->reg_updates;
 	info->mem_accesses = idx->mem_accesses;
 	for (int i = 0; i < 3; i++)
@@ -325,7 +363,7 @@ int tk_index_get_info(const tk_index *idx, tk_index_info *info)
 	info->time_unit = (tk_time_unit)idx->time_unit;
 	info->isa = (tk_isa)idx->isa;
 	info->func_steps = idx->flags & TK_HF_FUNC_STEPS;
-	info->contexts = idx->tree.nroots;
+	info->contexts = idx->nroots;
 	info->images = idx->images;
 	info->nimages = idx->nimages;
 	return 0;

@@ -16,7 +16,7 @@
 #ifdef TK_IDX_SMALL_BUFFERS	/* tests: exercise the spill files */
 #define SPILL_MEM_LIMIT 4096u
 #else
-#define SPILL_MEM_LIMIT (8u << 20)
+#define SPILL_MEM_LIMIT (512u << 10)
 #endif
 
 struct tk_ixw {
@@ -28,10 +28,11 @@ struct tk_ixw {
 	uint64_t off;		/* file offset of buf[0] */
 	struct {
 		uint32_t id;
-		uint64_t off, len;
+		uint64_t off, len, sum;
 	} sect[TK_IDX_MAX_SECT];
 	unsigned nsect;
 	bool in_section;
+	tk_hasher hash;		/* of the section being written */
 	bool unnamed;		/* O_TMPFILE: tmp_path is only a template */
 };
 
@@ -226,9 +227,35 @@ static int flush(tk_ixw *w)
 	return 0;
 }
 
+static int write_raw(tk_ixw *w, const void *p, size_t n);
+
 int tk_ixw_write(tk_ixw *w, const void *p, size_t n)
 {
+	/* Sections are checksummed as they are written: no reading back. */
+	if (w->in_section)
+		tk_hasher_update(&w->hash, p, n);
+	return write_raw(w, p, n);
+}
+
+static int write_raw(tk_ixw *w, const void *p, size_t n)
+{
 	const uint8_t *s = p;
+	/* A large write goes straight to the file, not through the buffer. */
+	if (n >= OBUF_SIZE / 2) {
+		int err = flush(w);
+		size_t done = 0;
+		while (!err && done < n) {
+			ssize_t k = pwrite(w->fd, s + done, n - done, (off_t)(w->off + done));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				err = TK_ERR_IO;
+			else
+				done += (size_t)k;
+		}
+		w->off += done;
+		return err;
+	}
 	while (n) {
 		if (w->len == OBUF_SIZE) {
 			int err = flush(w);
@@ -255,13 +282,14 @@ int tk_ixw_begin(tk_ixw *w, uint32_t id)
 	static const uint8_t zero[8];
 	uint64_t pos = w->off + w->len;
 	if (pos & 7) {
-		int err = tk_ixw_write(w, zero, 8 - (pos & 7));
+		int err = write_raw(w, zero, 8 - (pos & 7));
 		if (err)
 			return err;
 	}
 	w->sect[w->nsect].id = id;
 	w->sect[w->nsect].off = w->off + w->len;
 	w->in_section = true;
+	tk_hasher_init(&w->hash);
 	return 0;
 }
 
@@ -275,29 +303,9 @@ int tk_ixw_end(tk_ixw *w)
 	if (!w->in_section)
 		return TK_ERR_INVAL;
 	w->sect[w->nsect].len = tk_ixw_section_pos(w);
+	w->sect[w->nsect].sum = tk_hasher_final(&w->hash);
 	w->nsect++;
 	w->in_section = false;
-	return 0;
-}
-
-/* Checksum bytes [off, off + len) of the file, read back through the
- * output buffer (not mapped: the pages would count as our memory). */
-static int hash_back(tk_ixw *w, uint64_t off, uint64_t len, uint64_t *sum)
-{
-	tk_hasher h;
-	tk_hasher_init(&h);
-	while (len) {
-		size_t k = len < OBUF_SIZE ? (size_t)len : OBUF_SIZE;
-		ssize_t r = pread(w->fd, w->buf, k, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return TK_ERR_IO;
-		tk_hasher_update(&h, w->buf, (size_t)r);
-		off += (uint64_t)r;
-		len -= (uint64_t)r;
-	}
-	*sum = tk_hasher_final(&h);
 	return 0;
 }
 
@@ -333,14 +341,11 @@ int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out)
 	tk_put32(hdr + TK_H_NSECT, w->nsect);
 	for (unsigned i = 0; i < w->nsect; i++) {
 		uint8_t *e = hdr + TK_IDX_SECTAB_OFF + i * TK_IDX_SECT_SIZE;
-		uint64_t sum;
 		tk_put32(e, w->sect[i].id);
 		tk_put32(e + 4, 0);
 		tk_put64(e + 8, w->sect[i].off);
 		tk_put64(e + 16, w->sect[i].len);
-		if ((err = hash_back(w, w->sect[i].off, w->sect[i].len, &sum)))
-			goto fail;
-		tk_put64(e + 24, sum);
+		tk_put64(e + 24, w->sect[i].sum);
 	}
 	tk_put32(hdr + TK_H_FLAGS, tk_get32(hdr + TK_H_FLAGS) | TK_HF_COMPLETE);
 	tk_put64(hdr + TK_IDX_HCSUM_OFF, tk_idx_hash(hdr, TK_IDX_HCSUM_OFF));
@@ -368,18 +373,26 @@ int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out)
 		}
 	}
 	if (w->tmp_path) {
+		/* the file kept open for the caller: reading it back by its
+		 * name would check what this process has just checksummed */
+		int keep = fcntl(w->fd, F_DUPFD_CLOEXEC, 0);
 		if (close(w->fd) != 0) {
 			w->fd = -1;
+			if (keep >= 0)
+				close(keep);
 			err = TK_ERR_IO;
 			goto fail;
 		}
 		w->fd = -1;
 		if (rename(w->tmp_path, w->final_path) != 0) {
+			if (keep >= 0)
+				close(keep);
 			err = TK_ERR_IO;
 			goto fail;
 		}
 		free(w->tmp_path);
 		w->tmp_path = NULL;
+		*fd_out = keep;
 	} else {
 		*fd_out = w->fd;
 		w->fd = -1;

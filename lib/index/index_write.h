@@ -46,17 +46,15 @@ uint64_t tk_ixw_section_pos(const tk_ixw *w);
 /*
  * Flush, fill in the header (hdr: the first TK_IDX_HEADER_SIZE bytes with
  * every field but the size, section table and checksums), checksum, and
- * rename into place.  For an anonymous file, *fd_out receives the open
- * descriptor (else -1).  The writer is freed in all cases.
+ * rename into place.  *fd_out receives an open descriptor of the file
+ * (-1 if none could be kept; always one for an anonymous file).  The
+ * writer is freed in all cases.
  * Errors: TK_ERR_IO.
  */
 int tk_ixw_finish(tk_ixw *w, uint8_t *hdr, int *fd_out);
 
 /* Remove the temporary file and free the writer. */
 void tk_ixw_abort(tk_ixw *w);
-
-/* Write the CALLS section (index_calls.c). */
-int tk_idx_calls_write(tk_ixw *w, const tk_calltree *t);
 
 typedef struct tk_spill {
 	uint8_t *buf;
@@ -69,5 +67,12 @@ int tk_spill_write(tk_spill *s, const void *p, size_t n);
 /* Append everything to w's current section and reset.  Errors: TK_ERR_IO. */
 int tk_spill_copy(tk_spill *s, tk_ixw *w);
 void tk_spill_free(tk_spill *s);
+
+/* The CALLS and CALLDIR sections' contents from a walk of the tree (read
+ * to its end) into two spills; *ncalls and *nroots receive its size.  Then
+ * tk_idx_calls_copy writes them as the two sections (index_calls.c). */
+int tk_idx_calls_encode(tk_callwalk *walk, tk_spill *calls, tk_spill *dir, uint64_t *ncalls,
+			uint32_t *nroots);
+int tk_idx_calls_copy(tk_ixw *w, tk_spill *calls, tk_spill *dir);
 
 #endif

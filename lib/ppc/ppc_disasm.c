@@ -25,6 +25,25 @@
 #define PACKAGE "tracekit"
 #define PACKAGE_VERSION "0"
 #include <dis-asm.h>
+
+#include "core/lazylib.h"
+
+#ifndef TK_OPCODES_SONAME
+#define TK_OPCODES_SONAME "libopcodes-multiarch.so"
+#endif
+
+/* libopcodes (and the libbfd it needs), loaded the first time a POWER
+ * instruction is disassembled (core/lazylib.h): the other commands do not
+ * pay for relocating its tables. */
+static struct {
+	__typeof__(init_disassemble_info) *init_info;
+	__typeof__(disassemble_init_for_target) *init_target;
+	__typeof__(disassembler) *disassembler;
+	__typeof__(disassemble_free_target) *free_target;
+} op;
+static const char *const op_names[] = {"init_disassemble_info", "disassemble_init_for_target",
+				       "disassembler", "disassemble_free_target"};
+static tk_lazylib op_lib = TK_LAZYLIB_INIT(TK_OPCODES_SONAME, op_names, &op);
 #endif
 
 #define CACHE_SLOTS 16384u	/* a power of two */
@@ -48,6 +67,7 @@ struct tk_ppc_disasm {
 #ifdef TK_HAVE_LIBOPCODES
 	struct disassemble_info info;
 	disassembler_ftype print;
+	bool loaded;		/* libopcodes is, and info was set up */
 #endif
 };
 
@@ -131,15 +151,20 @@ int tk_ppc_disasm_new(tk_ppc_addr_fn addr_fn, void *addr_ctx, tk_ppc_disasm **ou
 	d->addr_fn = addr_fn ? addr_fn : default_addr;
 	d->addr_ctx = addr_ctx;
 #ifdef TK_HAVE_LIBOPCODES
-	init_disassemble_info(&d->info, d, op_printf, op_styled_printf);
+	if (!tk_lazylib_load(&op_lib)) {
+		tk_ppc_disasm_free(d);
+		return TK_ERR_UNSUPPORTED;
+	}
+	d->loaded = true;
+	op.init_info(&d->info, d, op_printf, op_styled_printf);
 	d->info.arch = bfd_arch_powerpc;
 	d->info.mach = bfd_mach_ppc64;
 	d->info.endian = BFD_ENDIAN_BIG;
 	d->info.endian_code = BFD_ENDIAN_BIG;
 	d->info.disassembler_options = "power10";
 	d->info.print_address_func = op_print_address;
-	disassemble_init_for_target(&d->info);
-	d->print = disassembler(bfd_arch_powerpc, true, bfd_mach_ppc64, NULL);
+	op.init_target(&d->info);
+	d->print = op.disassembler(bfd_arch_powerpc, true, bfd_mach_ppc64, NULL);
 	if (!d->print) {
 		tk_ppc_disasm_free(d);
 		return TK_ERR_UNSUPPORTED;
@@ -154,7 +179,8 @@ void tk_ppc_disasm_free(tk_ppc_disasm *d)
 	if (!d)
 		return;
 #ifdef TK_HAVE_LIBOPCODES
-	disassemble_free_target(&d->info);
+	if (d->loaded)
+		op.free_target(&d->info);
 #endif
 	free(d->cache);
 	free(d);

@@ -31,6 +31,7 @@ version)
 	for a in "$bindir"/*; do
 		name=$(basename "$a")
 		[ "$name" = tracekit ] && continue
+		[ -d "$a" ] && continue		# tracekit-modules/: the modules, not aliases
 		out=$("$a" --version 2>&1); rc=$?
 		want="0 $name (tracekit) $v"
 		# rtems-tld answers in rtems-tld's own form

@@ -397,12 +397,26 @@ static void test_quicksort(void)
 	while (tk_source_next(src, &ev) > 0)
 		tk_calls_feed(c, &ev);
 	CHECK(tk_calls_finish(c, &tree) == 0);
-	const tk_calltree *t = tk_index_calltree(idx);
-	CHECK_EQ(t->count, tree->count);
-	CHECK(t->count > 1 && !memcmp(t->calls, tree->calls, t->count * sizeof *t->calls));
-	tk_calltree *copy;
-	CHECK(tk_index_calltree_copy(idx, &copy) == 0 && copy->count == t->count);
-	tk_calltree_free(copy);
+	const tk_calltree *t = tree;
+	CHECK_EQ(tk_index_call_count(idx), tree->count);
+	CHECK_EQ(tk_index_call_roots(idx), tree->nroots);
+	/* read in place: a walk and random access give the detector's nodes */
+	tk_callwalk *w;
+	tk_call node;
+	CHECK(tk_index_calls_walk(idx, 0, &w) == 0);
+	for (uint32_t i = 0; i < tree->count; i++) {
+		CHECK(tk_callwalk_next(w, &node) == 1 && !memcmp(&node, &tree->calls[i], sizeof node));
+		CHECK(tk_index_get_call(idx, i, &node) == 0 &&
+		      !memcmp(&node, &tree->calls[i], sizeof node));
+	}
+	CHECK(tk_callwalk_next(w, &node) == 0);
+	tk_callwalk_free(w);
+	CHECK(tk_index_get_call(idx, tree->count, &node) == TK_ERR_NOTFOUND);
+	/* a walk from the middle */
+	uint32_t mid = tree->count / 2;
+	CHECK(tk_index_calls_walk(idx, mid, &w) == 0 && tk_callwalk_next(w, &node) == 1 &&
+	      !memcmp(&node, &tree->calls[mid], sizeof node));
+	tk_callwalk_free(w);
 	/* the call containing a position: the deepest activation */
 	for (uint32_t i = 1; i < t->count; i++) {
 		tk_index_call_pos cp;

@@ -29,6 +29,16 @@ for a in $aliases; do
 done
 echo "installed: $(ls "$dir/bin" | tr '\n' ' ')"
 
+# Every command runs from the installed tree, those living in a module
+# (record, browse, serve, export, dump) loading it from DIR/lib/tracekit.
+for c in $("$dir/bin/tracekit" --help | sed -n 's/^  \([a-z][a-z0-9-]*\)  .*/\1/p'); do
+	out=$(TRACEKIT_MODULES= "$dir/bin/tracekit" $c --version 2>&1)
+	[ "$out" = "$v" ] || bad "installed tracekit $c --version: '$out'"
+done
+for m in record browse serve json; do
+	[ -f "$dir/lib/tracekit/tk-$m.so" ] || bad "module tk-$m.so not installed"
+done
+
 # The man page: every command has its section; it renders.
 man1=$dir/share/man/man1/tracekit.1
 [ -s "$man1" ] || bad "no man page"

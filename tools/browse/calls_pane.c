@@ -25,13 +25,12 @@ void tkb_func_name(const tkb *b, uint64_t addr, char *buf, size_t size)
 /* The active calls, innermost first; the root (whole trace) last. */
 static int chain(const tkb *b, uint32_t *out, int max)
 {
-	const tk_calltree *t = tkb_model_calls(b->model);
 	int n = 0;
-	if (!t || !t->count || !b->ninsns)
+	if (!tkb_model_ncalls(b->model) || !b->ninsns)
 		return 0;
 	uint64_t i = b->pos < b->ninsns ? b->pos : b->ninsns - 1;
 	for (uint32_t c = tkb_model_call_at(b->model, i); c != TK_CALL_NONE && n < max;
-	     c = t->calls[c].parent)
+	     c = tkb_model_call_parent(b->model, c))
 		out[n++] = c;
 	return n;
 }
@@ -52,7 +51,6 @@ void tkb_calls_draw(tkb *b, tkb_pane *p)
 	static uint32_t calls[MAX_DEPTH];
 	if (tkb_walk_draw(b, p))
 		return;
-	const tk_calltree *t = tkb_model_calls(b->model);
 	int n = chain(b, calls, MAX_DEPTH);
 	int h = p->height - 1;
 	char left[64], right[48];
@@ -68,7 +66,8 @@ void tkb_calls_draw(tkb *b, tkb_pane *p)
 	bool focus = &b->panes[b->focus] == p;
 	for (int r = 0; r < h && first + r < n; r++) {
 		int k = first + r;
-		const tk_call *c = &t->calls[calls[k]];
+		tk_call node, *c = &node;
+		tkb_model_call(b->model, calls[k], c);
 		char name[160], line[320];
 		tkb_func_name(b, c->entry.pc, name, sizeof name);
 		if (c->parent == TK_CALL_NONE)

@@ -89,8 +89,7 @@ static int setup(tkb *b)
 		return -1;
 	}
 	b->ninsns = tkb_model_ninsns(b->model);
-	const tk_calltree *t = tkb_model_calls(b->model);
-	b->nfolded = t ? t->count : 0;
+	b->nfolded = tkb_model_ncalls(b->model);
 	b->folded = calloc((b->nfolded + 7) / 8 + 1, 1);
 	if (!b->folded) {
 		tk_cli_error(b->cli, "out of memory");

@@ -4,6 +4,7 @@
 #include <curses.h>
 
 #include "browse.h"
+#include "tracekit/index.h"
 
 static void cycle_focus(tkb *b, int dir)
 {
@@ -18,6 +19,11 @@ void tkb_key(tkb *b, int key)
 {
 	tkb_pane *p = &b->panes[b->focus];
 	bool done = false;
+
+	/* The pages the last key mapped go back: browsing a long trace must
+	 * not make it or its index resident. */
+	tkv_file_trim(&b->file);
+	tk_index_trim(tkb_model_index(b->model));
 
 	b->message[0] = '\0';
 	if (key != TKB_CTRL('L')) {

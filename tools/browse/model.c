@@ -190,9 +190,37 @@ uint64_t tkb_model_pc_prev(const tkb_model *m, uint64_t from, uint64_t pc)
 	return q;
 }
 
-const tk_calltree *tkb_model_calls(const tkb_model *m)
+uint32_t tkb_model_ncalls(const tkb_model *m)
 {
-	return tk_index_calltree(m->idx);
+	return tk_index_call_count(m->idx);
+}
+
+bool tkb_model_call(const tkb_model *m, uint32_t c, tk_call *out)
+{
+	if (tk_index_get_call(m->idx, c, out) == 0)
+		return true;
+	memset(out, 0, sizeof *out);
+	out->parent = out->first_child = out->next_sibling = TK_CALL_NONE;
+	return false;
+}
+
+uint32_t tkb_model_call_parent(const tkb_model *m, uint32_t c)
+{
+	tk_call call;
+	return tkb_model_call(m, c, &call) ? call.parent : TK_CALL_NONE;
+}
+
+void tkb_model_call_subtree(const tkb_model *m, uint32_t c, void (*fn)(void *ctx, uint32_t n),
+			    void *ctx)
+{
+	tk_call top, node;
+	tk_callwalk *w;
+	if (!tkb_model_call(m, c, &top) || tk_index_calls_walk(m->idx, c + 1, &w) < 0)
+		return;
+	for (uint32_t n = c + 1; tk_callwalk_next(w, &node) > 0 && node.depth > top.depth &&
+				 node.context == top.context; n++)
+		fn(ctx, n);
+	tk_callwalk_free(w);
 }
 
 uint32_t tkb_model_call_at(const tkb_model *m, uint64_t i)

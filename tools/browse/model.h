@@ -84,9 +84,16 @@ void tkb_regs_free(tkb_regs *rs);
 uint64_t tkb_model_pc_next(const tkb_model *m, uint64_t from, uint64_t pc);
 uint64_t tkb_model_pc_prev(const tkb_model *m, uint64_t from, uint64_t pc);
 
-/* The call tree (node 0 is the whole trace) and the innermost call whose
- * activation (entry..exit) contains instruction i (0 for none). */
-const tk_calltree *tkb_model_calls(const tkb_model *m);
+/* The call tree, read from the index (node 0 is the whole trace): its
+ * nodes, node c (false if there is none), c's parent (TK_CALL_NONE for a
+ * root), every node strictly inside c (in preorder), and the innermost
+ * call whose activation (entry..exit) contains instruction i (0 for
+ * none). */
+uint32_t tkb_model_ncalls(const tkb_model *m);
+bool tkb_model_call(const tkb_model *m, uint32_t c, tk_call *out);
+uint32_t tkb_model_call_parent(const tkb_model *m, uint32_t c);
+void tkb_model_call_subtree(const tkb_model *m, uint32_t c, void (*fn)(void *ctx, uint32_t n),
+			    void *ctx);
 uint32_t tkb_model_call_at(const tkb_model *m, uint64_t i);
 /* Instruction numbers of a call's call, entry, exit and resume points
  * (UINT64_MAX when the node has none, e.g. the root's call). */

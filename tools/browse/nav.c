@@ -32,12 +32,11 @@ static void set_fold(tkb *b, uint32_t c, bool on)
 /* The outermost folded call hiding instruction i, or 0 if i is shown. */
 static uint32_t hidden_by(const tkb *b, uint64_t i)
 {
-	const tk_calltree *t = tkb_model_calls(b->model);
 	uint32_t out = 0;
-	if (!t || !t->count)
+	if (!tkb_model_ncalls(b->model))
 		return 0;
 	for (uint32_t c = tkb_model_call_at(b->model, i); c != 0 && c != TK_CALL_NONE;
-	     c = t->calls[c].parent)
+	     c = tkb_model_call_parent(b->model, c))
 		if (tkb_is_folded(b, c))
 			out = c;
 	return out;
@@ -92,11 +91,10 @@ void tkb_move_to(tkb *b, uint64_t pos, bool centre)
 /* Unfold whatever hides instruction i. */
 static void reveal(tkb *b, uint64_t i)
 {
-	const tk_calltree *t = tkb_model_calls(b->model);
-	if (!t || !t->count || i >= b->ninsns)
+	if (!tkb_model_ncalls(b->model) || i >= b->ninsns)
 		return;
 	for (uint32_t c = tkb_model_call_at(b->model, i); c != 0 && c != TK_CALL_NONE;
-	     c = t->calls[c].parent)
+	     c = tkb_model_call_parent(b->model, c))
 		set_fold(b, c, false);
 }
 
@@ -184,29 +182,25 @@ static uint32_t call_of_pos(const tkb *b)
 	return c == TK_CALL_NONE ? 0 : c;
 }
 
+static void fold_on(void *ctx, uint32_t n)
+{
+	set_fold(ctx, n, true);
+}
+
+static void fold_off(void *ctx, uint32_t n)
+{
+	set_fold(ctx, n, false);
+}
+
 /* Set the fold of every call strictly inside c (all depths). */
 static void fold_subtree(tkb *b, uint32_t c, bool on)
 {
-	const tk_calltree *t = tkb_model_calls(b->model);
-	uint32_t *stack = malloc(((size_t)t->count + 1) * sizeof *stack);
-	size_t sp = 0;
-	if (!stack)
-		return;
-	for (uint32_t k = t->calls[c].first_child; k != TK_CALL_NONE; k = t->calls[k].next_sibling)
-		stack[sp++] = k;
-	while (sp) {
-		uint32_t k = stack[--sp];
-		set_fold(b, k, on);
-		for (uint32_t j = t->calls[k].first_child; j != TK_CALL_NONE; j = t->calls[j].next_sibling)
-			stack[sp++] = j;
-	}
-	free(stack);
+	tkb_model_call_subtree(b->model, c, on ? fold_on : fold_off, b);
 }
 
 bool tkb_fold_key(tkb *b, int key)
 {
-	const tk_calltree *t = tkb_model_calls(b->model);
-	if (!t || t->count <= 1) {
+	if (tkb_model_ncalls(b->model) <= 1) {
 		tkb_message(b, "no function calls were found in this trace");
 		return true;
 	}

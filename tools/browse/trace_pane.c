@@ -138,13 +138,12 @@ static uint32_t folded_call_of(const tkb *b, uint64_t i)
 {
 	if (!any_folded || i == TKB_NO_POS || i + 1 >= b->ninsns)
 		return 0;
-	const tk_calltree *t = tkb_model_calls(b->model);
-	if (!t || !t->count)
+	if (!tkb_model_ncalls(b->model))
 		return 0;
 	/* The outermost folded call hiding i+1 starts there. */
 	uint32_t found = 0;
 	for (uint32_t c = tkb_model_call_at(b->model, i + 1); c != 0 && c != TK_CALL_NONE;
-	     c = t->calls[c].parent)
+	     c = tkb_model_call_parent(b->model, c))
 		if (tkb_is_folded(b, c))
 			found = c;
 	if (!found)
@@ -160,13 +159,14 @@ static int fold_mark(const tkb *b, uint64_t i, char *buf, size_t size)
 	uint32_t c = folded_call_of(b, i);
 	if (!c)
 		return 0;
-	const tk_calltree *t = tkb_model_calls(b->model);
 	tkb_call_insns ci;
+	tk_call call;
 	char name[128];
 	tkb_model_call_insns(b->model, c, &ci);
 	uint64_t end = ci.resume == TKB_NO_POS ? b->ninsns : ci.resume;
 	uint64_t n = end - i - 1;
-	tkb_func_name(b, t->calls[c].entry.pc, name, sizeof name);
+	tkb_model_call(b->model, c, &call);
+	tkb_func_name(b, call.entry.pc, name, sizeof name);
 	return snprintf(buf, size, "[+ %" PRIu64 " instruction%s folded: %s]", n, n == 1 ? "" : "s",
 			name);
 }

@@ -99,13 +99,12 @@ bool tkb_walk_draw(tkb *b, tkb_pane *p)
 /* The activations enclosing the instruction, innermost first. */
 static uint32_t enclosing(tkb *b, unsigned k)
 {
-	const tk_calltree *t = tkb_model_calls(b->model);
 	uint64_t i = tkb_dbg_insn(b);
-	if (!t || !t->count || i == TKB_NO_POS)
+	if (!tkb_model_ncalls(b->model) || i == TKB_NO_POS)
 		return TK_CALL_NONE;
 	uint32_t c = tkb_model_call_at(b->model, i);
 	for (unsigned j = 1; j < k && c != TK_CALL_NONE; j++)
-		c = t->calls[c].parent;
+		c = tkb_model_call_parent(b->model, c);
 	return c;
 }
 

@@ -44,11 +44,23 @@ static int filter_finish(void *ctx, const tk_call *root, uint32_t children)
 	return f->next->finish(f->next->ctx, root, children);
 }
 
-/* The call tree from a valid index: TK_ST_OK with *out, TK_ST_OK with
- * *out NULL to stream instead, TK_ST_DONE after --only-index, TK_ST_FAIL. */
-static tk_status from_index(tk_cli *cli, tk_calltree **out)
+static void cli_read_progress(void *ctx, uint64_t done, uint64_t total)
 {
-	*out = NULL;
+	tk_cli_progress(ctx, "reading", done, total);
+}
+
+static int add_name(void *ctx, uint64_t addr, const char *name)
+{
+	return tk_namemap_add(ctx, addr, name, strlen(name));
+}
+
+/* The calls from a valid index: to the sink, or as a walk (*out).  Sets
+ * *used if an index was used (else: stream instead); TK_ST_DONE after
+ * --only-index, TK_ST_FAIL. */
+static tk_status from_index(tk_cli *cli, const tk_calls_sink *sink, tk_callwalk **out,
+			    bool *used)
+{
+	*used = false;
 	/* The heuristic's explanations come from running it: stream. */
 	if (tk_cli_debug(cli, "call_heuristics") && !cli->force_index && !cli->only_index)
 		return TK_ST_OK;
@@ -60,28 +72,27 @@ static tk_status from_index(tk_cli *cli, tk_calltree **out)
 		tk_index_free(idx);
 		return TK_ST_DONE;
 	}
-	int rc = tk_index_count(idx) ? tk_index_calltree_copy(idx, out) : 0;
+	*used = true;
 	/* the names the trace gives its functions */
-	for (uint32_t i = 0; rc == 0 && *out && i < (*out)->count; i++) {
-		const char *name = tk_index_func_name(idx, (*out)->calls[i].entry.pc);
-		if (name)
-			rc = tk_namemap_add(&cli->names, (*out)->calls[i].entry.pc, name,
-					    strlen(name));
+	int rc = tk_index_func_names(idx, add_name, &cli->names);
+	if (rc == 0 && sink) {
+		rc = tk_index_calls_replay(idx, sink);
+		tk_index_free(idx);
+	} else if (rc == 0) {
+		rc = tk_index_calls_walk_own(idx, out);
+	} else {
+		tk_index_free(idx);
 	}
-	tk_index_free(idx);
 	if (rc < 0) {
 		tk_cli_error(cli, "%s", tk_strerror(rc));
-		return TK_ST_FAIL;
-	}
-	if (!*out) {
-		tk_cli_error(cli, "%s: no instructions found in the trace", cli->trace);
 		return TK_ST_FAIL;
 	}
 	return TK_ST_OK;
 }
 
-/* Stream the trace through the detector. */
-static tk_status from_trace(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out)
+/* Stream the trace through the detector: into the sink, or into a spill
+ * read back as a walk. */
+static tk_status from_trace(tk_cli *cli, const tk_calls_sink *sink, tk_callwalk **out)
 {
 	tk_source *src;
 	tk_status st = tk_cli_open_trace(cli, &src);
@@ -93,28 +104,55 @@ static tk_status from_trace(tk_cli *cli, const tk_calls_sink *sink, tk_calltree 
 	tk_calls_opts_init(&co);
 	if (tk_cli_debug(cli, "call_heuristics"))
 		co.debug = tk_cli_print_calls_debug;
+	tk_calls_sink spill_sink;
+	tk_callspill *spill = NULL;
+	int rc = 0;
+	if (!sink) {
+		rc = tk_callspill_new(&spill, &spill_sink);
+		sink = &spill_sink;
+	}
 	co.sink = sink;
 	co.steps = tk_source_info_func_steps(&si) ? TK_STEPS_FUNCS : TK_STEPS_INSNS;
-	tk_calls *calls;
-	int rc = tk_calls_new(&co, &calls);
+	tk_calls *calls = NULL;
+	if (rc == 0)
+		rc = tk_calls_new(&co, &calls);
 	if (rc < 0) {
 		tk_cli_error(cli, "%s", tk_strerror(rc));
 		tk_source_free(src);
+		tk_callspill_free(spill);
 		return TK_ST_FAIL;
 	}
-	tk_event ev;
-	int read_rc;		/* tk_cli_next prints its own errors */
-	rc = 0;
-	while ((read_rc = tk_cli_next(cli, src, &ev)) > 0)
-		if ((rc = tk_calls_feed(calls, &ev)) < 0)
-			break;
-	bool reported = read_rc < 0;
-	if (reported)
-		rc = read_rc;
+	/* On every core when the format can be read in pieces; else in order. */
+	tk_calls_read_opts ro;
+	tk_calls_read_opts_init(&ro);
+	ro.threads = cli->threads;
+	ro.names = &cli->names;
+	if (cli->progress) {
+		ro.progress = cli_read_progress;
+		ro.progress_ctx = cli;
+	}
+	int read_rc = 0;
+	bool reported = false;
+	rc = tk_calls_read(calls, src, &ro);
+	if (rc == TK_ERR_UNSUPPORTED) {
+		tk_event ev;
+		rc = 0;
+		while ((read_rc = tk_cli_next(cli, src, &ev)) > 0)	/* prints its own errors */
+			if ((rc = tk_calls_feed(calls, &ev)) < 0)
+				break;
+		reported = read_rc < 0;
+		if (reported)
+			rc = read_rc;
+	} else if (rc < 0 && rc != TK_ERR_NOMEM) {
+		reported = rc == TK_ERR_BINARY;	/* the source's diagnostic said why */
+	}
 	tk_cli_close_trace(cli, src);
 	if (rc == 0)
-		rc = tk_calls_finish(calls, out);
+		rc = tk_calls_finish(calls, NULL);
 	tk_calls_free(calls);
+	if (rc == 0 && spill)
+		rc = tk_callspill_walk(spill, out);
+	tk_callspill_free(spill);
 	if (rc < 0) {
 		if (!reported)
 			tk_cli_error(cli, "%s", tk_strerror(rc));
@@ -123,47 +161,41 @@ static tk_status from_trace(tk_cli *cli, const tk_calls_sink *sink, tk_calltree 
 	return TK_ST_OK;
 }
 
-tk_status tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out)
+tk_status tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_callwalk **out)
 {
-	*out = NULL;
+	if (out)
+		*out = NULL;
 	context_filter filter = {sink, (uint32_t)cli->context, false};
 	tk_calls_sink filtered = {&filter, filter_confirm, filter_join, filter_finish};
 	if (sink && cli->context >= 0)
 		sink = &filtered;
 
-	tk_calltree *tree;
-	tk_status st = from_index(cli, &tree);
+	bool used;
+	tk_status st = from_index(cli, sink, out, &used);
 	if (st != TK_ST_OK)
 		return st;
-	if (tree) {
-		if (sink) {
-			int rc = tk_calltree_replay(tree, sink);
-			tk_calltree_free(tree);
-			if (rc < 0) {
-				tk_cli_error(cli, "%s", tk_strerror(rc));
-				return TK_ST_FAIL;
-			}
-		} else {
-			*out = tree;
-		}
-	} else if ((st = from_trace(cli, sink, out)) != TK_ST_OK) {
+	if (!used && (st = from_trace(cli, sink, out)) != TK_ST_OK)
 		return st;
-	}
 
 	if (cli->context >= 0) {
-		bool found = sink ? filter.found
-				  : tk_calltree_keep_context(*out, (uint32_t)cli->context) == 0;
-		if (!found) {
-			tk_cli_error(cli, "%s: no context %lld in the trace", cli->trace,
-				     (long long)cli->context);
-			tk_calltree_free(*out);
-			*out = NULL;
+		int rc = sink ? (filter.found ? 0 : TK_ERR_NOTFOUND)
+			      : tk_callwalk_keep_context(*out, (uint32_t)cli->context);
+		if (rc < 0) {
+			if (rc == TK_ERR_NOTFOUND)
+				tk_cli_error(cli, "%s: no context %lld in the trace", cli->trace,
+					     (long long)cli->context);
+			else
+				tk_cli_error(cli, "%s", tk_strerror(rc));
+			if (!sink) {
+				tk_callwalk_free(*out);
+				*out = NULL;
+			}
 			return TK_ST_FAIL;
 		}
 	}
-	if (!sink && (*out)->count == 0) {
+	if (!sink && tk_callwalk_count(*out) == 0) {
 		tk_cli_error(cli, "%s: no instructions found in the trace", cli->trace);
-		tk_calltree_free(*out);
+		tk_callwalk_free(*out);
 		*out = NULL;
 		return TK_ST_FAIL;
 	}

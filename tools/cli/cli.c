@@ -15,6 +15,7 @@ enum {
 	OPT_IMAGE = 1000, OPT_LOAD_OFFSET, OPT_PROGRESS, OPT_INDEX, OPT_FORCE_INDEX,
 	OPT_NO_INDEX, OPT_ONLY_INDEX, OPT_DEBUG, OPT_HELP, OPT_DEMANGLE, OPT_FORMAT,
 	OPT_CONTEXT, OPT_VERSION, OPT_NO_OFFSETS, OPT_MEMORY_INDEX, OPT_SOURCE_LINES,
+	OPT_THREADS,
 	OPT_SOURCE = 2000,	/* + the index of a format option */
 };
 
@@ -25,6 +26,7 @@ static const struct option common_opts[] = {
 	{"source-lines", no_argument, NULL, OPT_SOURCE_LINES},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"context", required_argument, NULL, OPT_CONTEXT},
+	{"threads", required_argument, NULL, OPT_THREADS},
 	{"verbose", no_argument, NULL, 'v'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"show-progress-meter", no_argument, NULL, OPT_PROGRESS},
@@ -123,6 +125,9 @@ static void print_help(const tk_cli *cli, const tk_cli_spec *spec)
 		       "                           its content; see 'tracekit formats')\n");
 	if (spec->flags & TK_CLI_CONTEXT)
 		printf("  --context=N              only context N (a CPU or thread; default: all)\n");
+	if (spec->flags & TK_CLI_TRACE)
+		printf("  --threads=N              threads to read the trace with (default: every\n"
+		       "                           core; the results do not depend on it)\n");
 	if (spec->flags & TK_CLI_INDEX)
 		printf("  --index=PATH             index file (default: TRACE.index)\n"
 		       "  --force-index            rebuild the index even if it looks up to date\n"
@@ -177,7 +182,7 @@ static struct option *option_table(const tk_cli_spec *spec)
 		if (!(spec->flags & TK_CLI_INDEX) &&
 		    ((v >= OPT_INDEX && v <= OPT_ONLY_INDEX) || v == OPT_MEMORY_INDEX))
 			continue;
-		if (!(spec->flags & TK_CLI_TRACE) && v == OPT_FORMAT)
+		if (!(spec->flags & TK_CLI_TRACE) && (v == OPT_FORMAT || v == OPT_THREADS))
 			continue;
 		if (!(spec->flags & TK_CLI_CONTEXT) && v == OPT_CONTEXT)
 			continue;
@@ -233,6 +238,16 @@ static tk_status handle_option(tk_cli *cli, int c, const tk_cli_spec *spec, char
 			return TK_ST_USAGE;
 		}
 		cli->context = (int64_t)v;
+		return TK_ST_OK;
+	}
+	case OPT_THREADS: {
+		uint64_t v;
+		if (parse_u64(optarg, &v) || v < 1 || v > 1024) {
+			tk_cli_error(cli, "--threads: '%s' is not a number of threads (1 to 1024)",
+				     optarg);
+			return TK_ST_USAGE;
+		}
+		cli->threads = (unsigned)v;
 		return TK_ST_OK;
 	}
 	case OPT_FORMAT:

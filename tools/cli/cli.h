@@ -114,6 +114,7 @@ struct tk_cli {
 	tk_source_spec spec;	/* format, sopts, images, diagnostics */
 
 	int64_t context;	/* --context=N, or -1: every context */
+	unsigned threads;	/* --threads=N, or 0: every core */
 
 	const char *index;	/* --index=PATH */
 	bool force_index, no_index, only_index;
@@ -204,13 +205,15 @@ void tk_cli_discard_output(tk_cli *cli, FILE *fp);
  * The call tree: from a valid index if there is one (see cli_index.h for
  * the policy), else by streaming the trace through the call detector
  * (printing --debug=call_heuristics explanations to stderr).  With `sink`
- * (calls.h) the confirmed calls go to it instead of into a tree (*out stays
- * NULL): for reports that aggregate, so memory does not grow with the trace.
- * --context keeps one context's calls only.  Returns TK_ST_OK, TK_ST_DONE
+ * (calls.h) the confirmed calls go to it (out may be NULL): for reports
+ * that aggregate.  Without, *out receives a walk of the tree in preorder
+ * (read in place from the index, or from the detector's spill file), freed
+ * with tk_callwalk_free.  Neither holds the tree in memory.  --context
+ * keeps one context's calls only.  Returns TK_ST_OK, TK_ST_DONE
  * (--only-index: the index is built, stop), or TK_ST_FAIL (printed; also
  * when the trace has no step).
  */
-tk_status tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_calltree **out);
+tk_status tk_cli_run_calls(tk_cli *cli, const tk_calls_sink *sink, tk_callwalk **out);
 
 /* The name of a function entered at addr (names.c): with --image, the
  * symbol containing addr, followed by " + 0xOFFSET" when addr is past its

@@ -139,6 +139,7 @@ tk_status tk_cli_open_index(tk_cli *cli, bool need, tk_index **out)
 	}
 	o.diag = tk_cli_print_diag;
 	o.diag_ctx = cli;
+	o.threads = cli->threads;
 	if (tk_cli_debug(cli, "call_heuristics"))
 		o.calls_debug = tk_cli_print_calls_debug;
 	if (cli->force_index || cli->memory_index)

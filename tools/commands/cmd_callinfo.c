@@ -22,7 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/srclines.h"
-#include "json/json_cmds.h"
+#include "json/json_api.h"
 
 static bool json;
 static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
@@ -176,7 +176,6 @@ int tk_cmd_callinfo(int argc, char **argv)
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	struct callinfo ci = {.ntargets = cli.nargs};
 	tk_calls_sink sink = {&ci, confirm, join, finish};
-	tk_calltree *unused;
 	int status = TK_EXIT_FAIL;
 	FILE *fp = NULL;
 	tk_srclines *lines = NULL;	/* --source-lines: " from FILE:LINE" */
@@ -193,7 +192,7 @@ int tk_cmd_callinfo(int argc, char **argv)
 			status = TK_EXIT_USAGE;
 			goto out;
 		}
-	tk_status st = tk_cli_run_calls(&cli, &sink, &unused);
+	tk_status st = tk_cli_run_calls(&cli, &sink, NULL);
 	if (st != TK_ST_OK) {
 		status = tk_cli_exit(st);
 		goto out;
@@ -209,16 +208,17 @@ int tk_cmd_callinfo(int argc, char **argv)
 	size_t h = 0;
 	if (json) {
 		tkj_stream js;
+		const tkj_api *jw = tkj_load(&cli);
 		const tk_tpos **hits = malloc((ci.nhits + 1) * sizeof *hits);
-		int rc = hits ? tkj_callinfo_begin(&js, fp, &cli) : -1;
+		int rc = hits && jw ? jw->callinfo_begin(&js, fp, &cli) : -1;
 		for (int i = 0; rc == 0 && i < ci.ntargets; i++) {
 			size_t n = 0;
 			while (h < ci.nhits && ci.hits[h].target == (uint32_t)i)
 				hits[n++] = &ci.hits[h++].entry;
-			rc = tkj_callinfo_function(&js, &cli, ci.addr[i], hits, n);
+			rc = jw->callinfo_function(&js, &cli, ci.addr[i], hits, n);
 		}
 		free(hits);
-		if (rc || tkj_stream_end(&js))
+		if (rc || jw->stream_end(&js))
 			tk_cli_discard_output(&cli, fp);
 		else if (tk_cli_close_output(&cli, fp) == 0)
 			status = TK_EXIT_OK;

@@ -20,7 +20,7 @@
 
 #include "cli/cli.h"
 #include "cli/srclines.h"
-#include "json/json_cmds.h"
+#include "json/json_api.h"
 
 static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
 
@@ -59,7 +59,7 @@ int tk_cmd_calltree(int argc, char **argv)
 {
 	tk_cli cli;
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
-	tk_calltree *t = NULL;
+	tk_callwalk *t = NULL;
 	FILE *fp;
 	int status = TK_EXIT_FAIL;
 	tk_srclines *lines = NULL;	/* --source-lines */
@@ -74,18 +74,25 @@ int tk_cmd_calltree(int argc, char **argv)
 	}
 	if (!(fp = tk_cli_open_output(&cli)))
 		goto out;
+	const tkj_api *jw = json ? tkj_load(&cli) : NULL;
+	if (json && !jw) {
+		tk_cli_discard_output(&cli, fp);
+		goto out;
+	}
 	if (json) {
-		if (tkj_calltree(fp, &cli, t))
+		if (jw->calltree(fp, &cli, t))
 			tk_cli_discard_output(&cli, fp);
 		else if (tk_cli_close_output(&cli, fp) == 0)
 			status = TK_EXIT_OK;
 		goto out;
 	}
 	/* Calls are numbered in preorder: printing them in order is a walk. */
-	for (uint32_t i = 0; i < t->count; i++) {
-		const tk_call *c = &t->calls[i];
+	bool several = tk_callwalk_roots(t) > 1;
+	tk_call node, *c = &node;
+	int rc;
+	while ((rc = tk_callwalk_next(t, c)) > 0) {
 		int indent = 4 * (int)c->depth;
-		if (!c->depth && t->nroots > 1)
+		if (!c->depth && several)
 			fprintf(fp, "%s%u:\n", cli.tinfo.context_name, c->context);
 		if (c->depth) {
 			fprintf(fp, "%*s- ", indent - 2, "");
@@ -100,11 +107,15 @@ int tk_cmd_calltree(int argc, char **argv)
 		tk_srclines_put(fp, lines, " at ", c->entry.pc);
 		fputc('\n', fp);
 	}
-	if (tk_cli_close_output(&cli, fp) == 0)
+	if (rc < 0) {
+		tk_cli_error(&cli, "%s: %s", cli.trace, tk_strerror(rc));
+		tk_cli_discard_output(&cli, fp);
+	} else if (tk_cli_close_output(&cli, fp) == 0) {
 		status = TK_EXIT_OK;
+	}
 out:
 	tk_srclines_free(lines);
-	tk_calltree_free(t);
+	tk_callwalk_free(t);
 	tk_cli_fini(&cli);
 	return status;
 }

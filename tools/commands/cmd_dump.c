@@ -334,23 +334,27 @@ static int q_changes(char **args, int n)
 
 static int q_calls(void)
 {
-	const tk_calltree *t = tk_index_calltree(idx);
-	if (json) {
-		json_t *list = json_array();
-		for (uint32_t i = 0; list && i < t->count; i++) {
-			tk_index_call_pos cp;
-			tk_index_get_call_pos(idx, i, &cp);
-			json_t *c = tkj_call(&t->calls[i], i, NULL);
-			json_object_set_new(c, "positions", json_pack("{s:I,s:I}", "entry",
-					    (json_int_t)cp.entry, "exit", (json_int_t)cp.exit));
-			json_array_append_new(list, c);
-		}
-		return emit(json_pack("{s:o}", "calls", list));
+	tk_callwalk *w;
+	int rc = tk_index_calls_walk(idx, 0, &w);
+	if (rc < 0) {
+		tk_cli_error(&cli, "%s", tk_strerror(rc));
+		return TK_EXIT_FAIL;
 	}
-	for (uint32_t i = 0; i < t->count; i++) {
-		tk_index_call_pos cp;
-		tk_index_get_call_pos(idx, i, &cp);
-		const tk_call *c = &t->calls[i];
+	bool several = tk_callwalk_roots(w) > 1;
+	json_t *list = json ? json_array() : NULL;
+	tk_call node, *c = &node;
+	for (uint32_t i = 0; (rc = tk_callwalk_next(w, c)) > 0; i++) {
+		/* the node's positions, as tk_index_get_call_pos gives them */
+		bool root = c->parent == TK_CALL_NONE;
+		tk_index_call_pos cp = {root ? TK_POS_NONE : c->call.pos, c->entry.pos, c->exit.pos,
+					root ? TK_POS_NONE : c->resume.pos};
+		if (json) {
+			json_t *j = tkj_call(c, i, NULL);
+			json_object_set_new(j, "positions", json_pack("{s:I,s:I}", "entry",
+					    (json_int_t)cp.entry, "exit", (json_int_t)cp.exit));
+			json_array_append_new(list, j);
+			continue;
+		}
 		printf("%*s%u: entry pos %llu line %llu pc 0x%llx - exit pos %llu line %llu",
 		       (int)(2 * c->depth), "", i, (unsigned long long)cp.entry,
 		       (unsigned long long)c->entry.line, (unsigned long long)c->entry.pc,
@@ -358,7 +362,7 @@ static int q_calls(void)
 		if (c->parent != TK_CALL_NONE)
 			printf("; call pos %llu, resume pos %llu", (unsigned long long)cp.call,
 			       (unsigned long long)cp.resume);
-		else if (t->nroots > 1)
+		else if (several)
 			printf("; %s %u", cli.tinfo.context_name, c->context);
 		if (c->flags & TK_CALL_UNRETURNED)
 			printf("; never returned");
@@ -366,7 +370,13 @@ static int q_calls(void)
 			printf("; unwound");
 		printf("\n");
 	}
-	return TK_EXIT_OK;
+	tk_callwalk_free(w);
+	if (rc < 0) {
+		json_decref(list);
+		tk_cli_error(&cli, "%s", tk_strerror(rc));
+		return TK_EXIT_FAIL;
+	}
+	return json ? emit(json_pack("{s:o}", "calls", list)) : TK_EXIT_OK;
 }
 
 /* A query the trace has no data for: say so (exit 1). */

@@ -101,7 +101,6 @@ int tk_cmd_flamegraph(int argc, char **argv)
 	int status = TK_EXIT_FAIL;
 	char **names = NULL;
 	uint32_t nframes = 0;
-	tk_calltree *unused;
 	tk_srclines *lines = NULL;	/* --source-lines: NAME@BASENAME:LINE */
 	tk_fg_lines fl = {0};
 	if (tk_cli_load_image(&cli))
@@ -112,7 +111,7 @@ int tk_cmd_flamegraph(int argc, char **argv)
 		tk_srclines_basenames(lines, true);
 	if ((lines ? tk_callstacks_new_by_site : tk_callstacks_new)(&cs, &sink) < 0)
 		goto nomem;
-	tk_status st = tk_cli_run_calls(&cli, &sink, &unused);
+	tk_status st = tk_cli_run_calls(&cli, &sink, NULL);
 	if (st != TK_ST_OK) {
 		status = tk_cli_exit(st);
 		goto out;

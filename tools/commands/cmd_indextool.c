@@ -165,10 +165,10 @@ static void dump_memory(const tk_index *idx, uint64_t pos, const char *prefix)
 static int call_depth(const tk_index *idx, uint64_t pos, uint32_t *depth)
 {
 	uint32_t c;
-	const tk_calltree *t = tk_index_calltree(idx);
-	if (tk_index_call_at(idx, pos, &c) || !t || c >= t->count)
+	tk_call node;
+	if (tk_index_call_at(idx, pos, &c) || tk_index_get_call(idx, c, &node))
 		return -1;
-	*depth = t->calls[c].depth;
+	*depth = node.depth;
 	return 0;
 }
 

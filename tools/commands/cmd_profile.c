@@ -21,7 +21,7 @@
 
 #include "cli/cli.h"
 #include "cli/srclines.h"
-#include "json/json_cmds.h"
+#include "json/json_api.h"
 
 static bool json;
 static const struct option json_opt[] = {{"json", no_argument, NULL, 256}, {NULL, 0, NULL, 0}};
@@ -133,14 +133,13 @@ int tk_cmd_profile(int argc, char **argv)
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
 	struct profile p = {0};
 	tk_calls_sink sink = {&p, confirm, join, finish};
-	tk_calltree *unused;
 	int status = TK_EXIT_FAIL;
 	tk_srclines *lines = NULL;	/* --source-lines: a last column, Source */
 	tk_status st = tk_cli_load_image(&cli);
 	if (st == TK_ST_OK && cli.source_lines && tk_srclines_open(&cli, &lines))
 		st = TK_ST_FAIL;
 	if (st == TK_ST_OK)
-		st = tk_cli_run_calls(&cli, &sink, &unused);
+		st = tk_cli_run_calls(&cli, &sink, NULL);
 	if (st != TK_ST_OK) {
 		status = tk_cli_exit(st);
 		goto out;
@@ -161,10 +160,11 @@ int tk_cmd_profile(int argc, char **argv)
 		goto out;
 	if (json) {
 		tkj_stream js;
-		int rc = tkj_profile_begin(&js, fp, &cli);
+		const tkj_api *jw = tkj_load(&cli);
+		int rc = jw ? jw->profile_begin(&js, fp, &cli) : -1;
 		for (size_t i = 0; rc == 0 && i < n; i++)
-			rc = tkj_profile_row(&js, &cli, p.rows[i].addr, p.rows[i].count, p.rows[i].time);
-		if (rc || tkj_stream_end(&js))
+			rc = jw->profile_row(&js, &cli, p.rows[i].addr, p.rows[i].count, p.rows[i].time);
+		if (rc || jw->stream_end(&js))
 			tk_cli_discard_output(&cli, fp);
 		else if (tk_cli_close_output(&cli, fp) == 0)
 			status = TK_EXIT_OK;

@@ -106,8 +106,7 @@ int tke_chrome(tk_cli *cli, FILE *fp, const tke_opts *o)
 					     base ? base + 1 : cli->trace)))
 		goto io;
 	tk_calls_sink sink = {&c, confirm, join, finish};
-	tk_calltree *unused;
-	if (tk_cli_run_calls(cli, &sink, &unused))
+	if (tk_cli_run_calls(cli, &sink, NULL))
 		return -1;
 	if (c.err || tkj_stream_end(&c.js))
 		goto io;

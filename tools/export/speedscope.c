@@ -76,18 +76,24 @@ static int event(tkj_stream *js, const char *type, uint32_t frame, double t, dou
 
 int tke_speedscope(tk_cli *cli, FILE *fp, const tke_opts *o)
 {
-	tk_calltree *t = NULL;
+	tk_callwalk *t = NULL;
 	if (tk_cli_run_calls(cli, NULL, &t) != TK_ST_OK)
 		return -1;
 	const char *base = strrchr(cli->trace, '/');
 	base = base ? base + 1 : cli->trace;
 	frames f = {.list = json_array()};
-	uint32_t *stack = malloc(sizeof *stack * (t->count + 1)), sp = 0;
+	/* The open calls: the ancestors of the node being read. */
+	size_t cap = 64, sp = 0;
+	tk_call *stack = malloc(cap * sizeof *stack), node;
 	int rc = -1;
 	double last = 0;
 	if (!stack || !f.list)
 		goto nomem;
-	const tk_call *root = &t->calls[0];
+	if (tk_callwalk_next(t, &node) <= 0) {
+		tk_cli_error(cli, "%s: cannot read the call tree", cli->trace);
+		goto out;
+	}
+	const tk_call *root = &node;
 	char *pre = NULL;
 	json_t *head = json_pack("{s:s,s:s,s:i,s:s}", "$schema",
 				 "https://www.speedscope.app/file-format-schema.json", "name", base,
@@ -108,11 +114,12 @@ int tke_speedscope(tk_cli *cli, FILE *fp, const tke_opts *o)
 	tkj_stream js;
 	if (tkj_stream_begin(&js, fp, prof, "events"))
 		goto io;
-	/* Preorder: before opening a call, close the open ones it is not in. */
-	for (uint32_t c = 0; c < t->count; c++) {
-		const tk_call *call = &t->calls[c];
-		while (sp && stack[sp - 1] != call->parent) {
-			const tk_call *top = &t->calls[stack[--sp]];
+	/* Preorder: before opening a call, close the open ones it is not in
+	 * (those at its depth or deeper). */
+	int more = 1;
+	for (const tk_call *call = &node; more > 0; more = tk_callwalk_next(t, &node)) {
+		while (sp > call->depth) {
+			const tk_call *top = &stack[--sp];
 			uint32_t fr;
 			if (frame_of(&f, cli, top->entry.pc, &fr))
 				goto nomem;
@@ -124,10 +131,21 @@ int tke_speedscope(tk_cli *cli, FILE *fp, const tke_opts *o)
 			goto nomem;
 		if (event(&js, "O", fr, at(o, &call->entry, false), &last))
 			goto io;
-		stack[sp++] = c;
+		if (sp == cap) {
+			tk_call *ns = realloc(stack, 2 * cap * sizeof *ns);
+			if (!ns)
+				goto nomem;
+			stack = ns;
+			cap *= 2;
+		}
+		stack[sp++] = *call;
+	}
+	if (more < 0) {
+		tk_cli_error(cli, "%s: %s", cli->trace, tk_strerror(more));
+		goto out;
 	}
 	while (sp) {
-		const tk_call *top = &t->calls[stack[--sp]];
+		const tk_call *top = &stack[--sp];
 		uint32_t fr;
 		if (frame_of(&f, cli, top->entry.pc, &fr) ||
 		    event(&js, "C", fr, at(o, &top->exit, true), &last))
@@ -151,6 +169,6 @@ out:
 	free(f.addr);
 	free(f.id);
 	free(stack);
-	tk_calltree_free(t);
+	tk_callwalk_free(t);
 	return rc;
 }

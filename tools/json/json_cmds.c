@@ -16,13 +16,18 @@ static json_t *name_of(tk_cli *cli, uint64_t addr)
 	return n ? json_string(n) : json_null();
 }
 
-int tkj_calltree(FILE *fp, tk_cli *cli, const tk_calltree *t)
+int tkj_calltree(FILE *fp, tk_cli *cli, tk_callwalk *t)
 {
 	tkj_stream s;
 	int rc = tkj_stream_begin(&s, fp, head(cli), "calls");
-	for (uint32_t i = 0; rc == 0 && i < t->count; i++)
-		rc = tkj_stream_item(&s, tkj_call(&t->calls[i], i,
-						  tk_cli_symbol_name(cli, t->calls[i].entry.pc)));
+	tk_call c;
+	int more = 0;
+	for (uint32_t i = 0; rc == 0 && (more = tk_callwalk_next(t, &c)) > 0; i++)
+		rc = tkj_stream_item(&s, tkj_call(&c, i, tk_cli_symbol_name(cli, c.entry.pc)));
+	if (more < 0) {
+		tk_cli_error(cli, "%s: %s", cli->trace, tk_strerror(more));
+		return -1;
+	}
 	return rc ? rc : tkj_stream_end(&s);
 }
 
@@ -111,3 +116,13 @@ json_t *tkj_dump_mem(const tk_index *idx, uint64_t pos, uint64_t addr, uint64_t 
 	free(k);
 	return out;
 }
+
+/* What the json module offers the binary's commands (json_api.h). */
+const tkj_api tkj_api_table = {
+	tkj_calltree,
+	tkj_callinfo_begin,
+	tkj_callinfo_function,
+	tkj_profile_begin,
+	tkj_profile_row,
+	tkj_stream_end,
+};

@@ -12,7 +12,7 @@
 #include "tracekit/index.h"
 
 /* calltree --json: {"trace", "calls": [tkj_call...]} in preorder. */
-int tkj_calltree(FILE *fp, tk_cli *cli, const tk_calltree *t);
+int tkj_calltree(FILE *fp, tk_cli *cli, tk_callwalk *t);
 
 /* callinfo --json: {"trace", "functions": [{"addr","name","calls":[tpos]}]}:
  * begin, then per function one tkj_callinfo_function with its hits. */

@@ -39,10 +39,8 @@ json_t *tkj_call(const tk_call *c, uint32_t id, const char *name);
  * "return", ...} (docs/API.md lists the members of each). */
 json_t *tkj_event(const tk_event *ev);
 
-typedef struct tkj_stream {
-	FILE *fp;
-	bool open, first;
-} tkj_stream;
+/* tkj_stream: json_api.h */
+#include "json_api.h"
 
 /* Write head's members (head may be NULL; it is released), then
  * "key":[ ... elements ... ]}.  Returns 0, or -1 on a write error. */

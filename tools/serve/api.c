@@ -92,6 +92,12 @@ int tks_api_handle(tks_server *s, const tks_request *rq, char **body, size_t *le
 	if (r->needs_trace && !(t = find_trace(s, rq, &e)))
 		return error_body(e.status, e.msg, body, len);
 	json_t *j = r->fn(s, t, rq, &e);
+	if (t) {
+		/* The pages this request mapped go back: a long session must
+		 * not make the trace or its index resident. */
+		tkv_file_trim(&t->text);
+		tk_index_trim(t->idx);
+	}
 	if (!j)
 		return error_body(e.status, e.msg, body, len);
 	char *text;

@@ -9,25 +9,47 @@
 #include "json/json_out.h"
 #include "serve.h"
 
+/* Call c of the index.  The nodes a request reads may lie anywhere in the
+ * call tree (the children of a root span all of it): the index's pages
+ * are given back every few thousand, not only after the request. */
+static bool node(tks_trace *t, uint32_t c, tk_call *out)
+{
+	static _Thread_local unsigned reads;
+	if (++reads % 2048 == 0)
+		tk_index_trim(t->idx);
+	return tk_index_get_call(t->idx, c, out) == 0;
+}
+
+/* The end of c's subtree (calls are numbered in preorder: [c, end)): the
+ * next sibling of c or of its nearest ancestor that has one. */
+static uint32_t subtree_end(tks_trace *t, uint32_t c)
+{
+	tk_call n;
+	for (uint32_t up = c; up != TK_CALL_NONE && node(t, up, &n); up = n.parent)
+		if (n.next_sibling != TK_CALL_NONE)
+			return n.next_sibling;
+	return tk_index_call_count(t->idx);
+}
+
 /* One activation, with the lines it covers and the callers' lines. */
 static json_t *call_json(tks_trace *t, uint32_t c)
 {
-	const tk_calltree *tree = tk_index_calltree(t->idx);
-	const tk_call *call = &tree->calls[c];
+	tk_call node_c, *call = &node_c;
+	if (!node(t, c, call))
+		return NULL;
 	char name[256];
 	json_t *j = tkj_call(call, c, tks_func_name(t, call->entry.pc, name, sizeof name));
 	if (!j)
 		return NULL;
 	uint64_t first, end;
 	tks_call_lines(t, c, &first, &end);
-	uint32_t nchildren = 0, last = c;
-	for (uint32_t k = call->first_child; k != TK_CALL_NONE; k = tree->calls[k].next_sibling)
+	uint32_t nchildren = 0, last;
+	tk_call k;
+	for (uint32_t ch = call->first_child; ch != TK_CALL_NONE && node(t, ch, &k);
+	     ch = k.next_sibling)
 		nchildren++;
 	/* Calls are numbered in preorder: the subtree is [c, subtree_end). */
-	uint32_t up = c;
-	while (up != TK_CALL_NONE && tree->calls[up].next_sibling == TK_CALL_NONE)
-		up = tree->calls[up].parent;
-	last = up == TK_CALL_NONE ? tree->count : tree->calls[up].next_sibling;
+	last = subtree_end(t, c);
 	json_object_set_new(j, "first_line", json_integer((json_int_t)first));
 	json_object_set_new(j, "end_line", json_integer((json_int_t)end));
 	json_object_set_new(j, "children", json_integer(nchildren));
@@ -40,9 +62,8 @@ json_t *tks_api_callstack(tks_server *s, tks_trace *t, const tks_request *rq, tk
 	uint64_t pos;
 	if (tks_param_line_pos(rq, t, "line", &pos, e))
 		return NULL;
-	const tk_calltree *tree = tk_index_calltree(t->idx);
 	uint32_t c;
-	if (!tree->count || tk_index_call_at(t->idx, pos, &c))
+	if (!tk_index_call_count(t->idx) || tk_index_call_at(t->idx, pos, &c))
 		return tks_fail(e, 404, "no call tree");
 	/* next=1: the calls containing the next instruction (the one about
 	 * to run): the terminal browser's fold keys work on that one. */
@@ -50,7 +71,8 @@ json_t *tks_api_callstack(tks_server *s, tks_trace *t, const tks_request *rq, tk
 	if (next && !strcmp(next, "1") && pos + 1 < t->ninsns)
 		tk_index_call_at(t->idx, pos + 1, &c);
 	json_t *frames = json_array();
-	for (uint32_t k = c; frames && k != TK_CALL_NONE; k = tree->calls[k].parent)
+	tk_call n;
+	for (uint32_t k = c; frames && k != TK_CALL_NONE && node(t, k, &n); k = n.parent)
 		if (json_array_append_new(frames, call_json(t, k)))
 			break;
 	return json_pack("{s:I,s:o}", "insn", (json_int_t)pos, "frames", frames);
@@ -58,13 +80,13 @@ json_t *tks_api_callstack(tks_server *s, tks_trace *t, const tks_request *rq, tk
 
 json_t *tks_api_calltree(tks_server *s, tks_trace *t, const tks_request *rq, tks_error *e)
 {
-	const tk_calltree *tree = tk_index_calltree(t->idx);
+	uint32_t count = tk_index_call_count(t->idx);
 	uint64_t id = 0, depth = 1, offset = 0, limit = 200;
 	int have_call = tks_param_u64(rq, "call", &id, e);
 	if (have_call < 0 || tks_param_u64(rq, "depth", &depth, e) < 0 ||
 	    tks_param_u64(rq, "offset", &offset, e) < 0 || tks_param_u64(rq, "limit", &limit, e) < 0)
 		return NULL;
-	if (!tree->count)
+	if (!count)
 		return tks_fail(e, 404, "the trace has no instructions, so no call tree");
 	if (rq->param(rq->ctx, "from")) {
 		uint64_t pos;
@@ -76,8 +98,8 @@ json_t *tks_api_calltree(tks_server *s, tks_trace *t, const tks_request *rq, tks
 		tk_index_call_at(t->idx, pos, &c);
 		id = c;
 	}
-	if (id >= tree->count)
-		return tks_fail(e, 404, "no call %" PRIu64 " (the tree has %u)", id, tree->count);
+	if (id >= count)
+		return tks_fail(e, 404, "no call %" PRIu64 " (the tree has %u)", id, count);
 	if (depth > 8)
 		return tks_fail(e, 400, "parameter 'depth': at most 8 levels at a time");
 	if (limit == 0 || limit > 1000)
@@ -96,13 +118,15 @@ json_t *tks_api_calltree(tks_server *s, tks_trace *t, const tks_request *rq, tks
 	json_array_append_new(nodes, call_json(t, (uint32_t)id));
 	queue[qn++] = (uint32_t)id;
 	bool truncated = false;
+	tk_call top, cur, kid;
+	node(t, (uint32_t)id, &top);
 	while (qh < qn) {
 		uint32_t c = queue[qh++];
-		if (tree->calls[c].depth - tree->calls[id].depth >= depth)
+		if (!node(t, c, &cur) || cur.depth - top.depth >= depth)
 			continue;
 		uint64_t k = 0;
-		for (uint32_t ch = tree->calls[c].first_child; ch != TK_CALL_NONE;
-		     ch = tree->calls[ch].next_sibling, k++) {
+		for (uint32_t ch = cur.first_child; ch != TK_CALL_NONE && node(t, ch, &kid);
+		     ch = kid.next_sibling, k++) {
 			if (c == id && k < offset)
 				continue;
 			if (k >= (c == id ? offset : 0) + limit || !budget) {
@@ -165,7 +189,7 @@ static int cmp_range(const void *a, const void *b)
 
 json_t *tks_api_folds(tks_server *s, tks_trace *t, const tks_request *rq, tks_error *e)
 {
-	const tk_calltree *tree = tk_index_calltree(t->idx);
+	uint32_t ncalls = tk_index_call_count(t->idx);
 	const char *spec = "";
 	if (tks_param_str(rq, "calls", 65536, &spec, e) < 0)
 		return NULL;
@@ -177,11 +201,11 @@ json_t *tks_api_folds(tks_server *s, tks_trace *t, const tks_request *rq, tks_er
 		json_decref(hidden);
 		return tks_fail(e, 500, "out of memory");
 	}
-	if (tree->count <= 1) {
+	if (ncalls <= 1) {
 		free(r);
 		return json_pack("{s:o,s:I}", "hidden", hidden, "hidden_lines", (json_int_t)0);
 	}
-	if (parse_ranges(spec, tree->count, r, max, &n, e)) {
+	if (parse_ranges(spec, ncalls, r, max, &n, e)) {
 		free(r);
 		json_decref(hidden);
 		return NULL;
@@ -192,7 +216,7 @@ json_t *tks_api_folds(tks_server *s, tks_trace *t, const tks_request *rq, tks_er
 	uint32_t next = 1;	/* the first call not inside a recorded one */
 	for (size_t i = 0; i < n; i++) {
 		uint32_t c = r[i][0] > next ? r[i][0] : next;
-		while (c <= r[i][1] && c < tree->count) {
+		while (c <= r[i][1] && c < ncalls) {
 			if (c == 0) {	/* the root never folds */
 				c++;
 				continue;
@@ -205,15 +229,13 @@ json_t *tks_api_folds(tks_server *s, tks_trace *t, const tks_request *rq, tks_er
 			}
 			uint64_t first, end;
 			tks_call_lines(t, c, &first, &end);
-			const tk_call *call = &tree->calls[c];
+			tk_call call;
+			node(t, c, &call);
 			json_array_append_new(hidden, json_pack("[I,I,I,I]", (json_int_t)first,
 								(json_int_t)end, (json_int_t)c,
-								(json_int_t)call->exit.line));
+								(json_int_t)call.exit.line));
 			total += end - first;
-			uint32_t up = c;
-			while (up != TK_CALL_NONE && tree->calls[up].next_sibling == TK_CALL_NONE)
-				up = tree->calls[up].parent;
-			c = up == TK_CALL_NONE ? tree->count : tree->calls[up].next_sibling;
+			c = subtree_end(t, c);
 		}
 		if (c > next)
 			next = c;

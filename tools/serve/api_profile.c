@@ -106,51 +106,83 @@ static uint64_t span_insns(const tk_call *c)
 	return c->exit.pos - c->entry.pos + 1;
 }
 
-/* Fill tb: by_stack false gives one row per function, true one per call
- * stack (frame of the parent's stack + the function). */
-static int accumulate(const tk_calltree *tree, bool by_stack, table *tb)
+/* An activation whose callees are still being read. */
+typedef struct open_call {
+	uint32_t depth, row;
+	uint64_t t, n;		/* its totals */
+	uint64_t ct, cn;	/* its direct callees' totals so far */
+} open_call;
+
+static void close_call(table *tb, const open_call *o)
 {
-	uint32_t *frame = by_stack ? malloc(sizeof *frame * (tree->count ? tree->count : 1)) : NULL;
-	if (by_stack && !frame)
+	acc *a = &tb->rows[o->row];
+	a->self_time += o->t > o->ct ? o->t - o->ct : 0;
+	a->self_insns += o->n > o->cn ? o->n - o->cn : 0;
+}
+
+/* Fill tb: by_stack false gives one row per function, true one per call
+ * stack (frame of the parent's stack + the function).  The tree is walked
+ * in preorder from the index; the open activations (one per depth) wait
+ * for their callees' totals. */
+static int accumulate(const tk_index *idx, bool by_stack, table *tb)
+{
+	tk_callwalk *w;
+	if (tk_index_calls_walk(idx, 0, &w) < 0)
 		return -1;
-	for (uint32_t c = 0; c < tree->count; c++) {
-		const tk_call *call = &tree->calls[c];
+	open_call *st = NULL;
+	size_t sp = 0, cap = 0;
+	tk_call node, *call = &node;
+	int rc = 0, more = 0;
+	for (uint32_t c = 0; rc == 0 && (more = tk_callwalk_next(w, call)) > 0; c++) {
+		while (sp && st[sp - 1].depth >= call->depth)
+			close_call(tb, &st[--sp]);
 		uint64_t t = span_time(call), n = span_insns(call);
-		uint64_t ct = 0, cn = 0;
-		for (uint32_t k = call->first_child; k != TK_CALL_NONE; k = tree->calls[k].next_sibling) {
-			ct += span_time(&tree->calls[k]);
-			cn += span_insns(&tree->calls[k]);
+		uint32_t parent = UINT32_MAX;
+		if (sp && call->parent != TK_CALL_NONE) {
+			st[sp - 1].ct += t;
+			st[sp - 1].cn += n;
+			if (by_stack)
+				parent = st[sp - 1].row;
 		}
-		uint32_t parent = !by_stack || call->parent == TK_CALL_NONE ? UINT32_MAX
-									 : frame[call->parent];
 		uint32_t row;
 		acc *a = lookup(tb, parent, call->entry.pc, &row);
 		if (!a) {
-			free(frame);
-			return -1;
+			rc = -1;
+			break;
 		}
 		if (!a->count)
 			a->first = c;
 		a->count++;
 		a->time += t;
-		a->self_time += t > ct ? t - ct : 0;
 		a->insns += n;
-		a->self_insns += n > cn ? n - cn : 0;
-		if (by_stack) {
-			frame[c] = row;
-			if (a->nids < IDS_PER_FRAME) {
-				uint32_t *ids = realloc(a->ids, (a->nids + 1) * sizeof *ids);
-				if (!ids) {
-					free(frame);
-					return -1;
-				}
-				a->ids = ids;
-				a->ids[a->nids++] = c;
+		if (by_stack && a->nids < IDS_PER_FRAME) {
+			uint32_t *ids = realloc(a->ids, (a->nids + 1) * sizeof *ids);
+			if (!ids) {
+				rc = -1;
+				break;
 			}
+			a->ids = ids;
+			a->ids[a->nids++] = c;
 		}
+		if (sp == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			open_call *ns = realloc(st, ncap * sizeof *ns);
+			if (!ns) {
+				rc = -1;
+				break;
+			}
+			st = ns;
+			cap = ncap;
+		}
+		st[sp++] = (open_call){call->depth, row, t, n, 0, 0};
 	}
-	free(frame);
-	return 0;
+	if (more < 0)
+		rc = -1;
+	while (rc == 0 && sp)
+		close_call(tb, &st[--sp]);
+	free(st);
+	tk_callwalk_free(w);
+	return rc;
 }
 
 static json_t *row_json(tks_trace *t, const acc *a)
@@ -170,7 +202,7 @@ static char *make_profile(tks_trace *t)
 {
 	table tb = {0};
 	json_t *rows = json_array(), *out = NULL;
-	if (rows && accumulate(tk_index_calltree(t->idx), false, &tb) == 0) {
+	if (rows && accumulate(t->idx, false, &tb) == 0) {
 		for (uint32_t i = 0; i < tb.n; i++)
 			json_array_append_new(rows, row_json(t, &tb.rows[i]));
 		out = json_pack("{s:O}", "functions", rows);
@@ -186,7 +218,7 @@ static char *make_flame(tks_trace *t)
 {
 	table tb = {0};
 	json_t *frames = json_array(), *out = NULL;
-	if (frames && accumulate(tk_index_calltree(t->idx), true, &tb) == 0) {
+	if (frames && accumulate(t->idx, true, &tb) == 0) {
 		/* Frames were created parents first (preorder): ids are row
 		 * numbers and a parent always precedes its children. */
 		for (uint32_t i = 0; i < tb.n; i++) {
@@ -199,8 +231,8 @@ static char *make_flame(tks_trace *t)
 						 : json_integer(a->parent));
 			json_array_append_new(frames, j);
 		}
-		const tk_calltree *tree = tk_index_calltree(t->idx);
-		bool advance = tree->count && span_time(&tree->calls[0]) > 0;
+		tk_call root;
+		bool advance = tk_index_get_call(t->idx, 0, &root) == 0 && span_time(&root) > 0;
 		out = json_pack("{s:O,s:s}", "frames", frames, "unit",
 				advance ? "time" : "instructions");
 	}
@@ -224,14 +256,14 @@ static json_t *cached(tks_trace *t, char **slot, char *(*make)(tks_trace *), tks
 
 json_t *tks_api_profile(tks_server *s, tks_trace *t, const tks_request *rq, tks_error *e)
 {
-	if (!tk_index_calltree(t->idx)->count)
+	if (!tk_index_call_count(t->idx))
 		return tks_fail(e, 404, "the trace has no instructions, so no profile");
 	return cached(t, &t->profile, make_profile, e);
 }
 
 json_t *tks_api_flamegraph(tks_server *s, tks_trace *t, const tks_request *rq, tks_error *e)
 {
-	if (!tk_index_calltree(t->idx)->count)
+	if (!tk_index_call_count(t->idx))
 		return tks_fail(e, 404, "the trace has no instructions, so no flame graph");
 	return cached(t, &t->flame[0], make_flame, e);
 }

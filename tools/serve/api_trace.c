@@ -90,8 +90,9 @@ static json_t *call_made(tks_trace *t, uint64_t pos)
 	if (pos + 1 >= t->ninsns || tk_index_call_at(t->idx, pos + 1, &c) || c == 0 ||
 	    tk_index_get_call_pos(t->idx, c, &cp) || cp.call != pos)
 		return NULL;
-	const tk_calltree *tree = tk_index_calltree(t->idx);
-	const tk_call *call = &tree->calls[c];
+	tk_call node, *call = &node;
+	if (tk_index_get_call(t->idx, c, call))
+		return NULL;
 	uint64_t first, end;
 	char name[256];
 	tks_call_lines(t, c, &first, &end);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "tracekit/error.h"
 
@@ -255,9 +257,23 @@ uint64_t tkv_line_prev(const tkv_file *f, uint64_t off)
 	return 0;
 }
 
+static void release(const tkv_file *f, uint64_t from, uint64_t to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t page = pg > 0 ? (uint64_t)pg : 4096;
+	uint64_t a = (from + page - 1) / page * page, b = to / page * page;
+	if (f->data && b > a)
+		madvise((void *)(f->data + a), (size_t)(b - a), MADV_DONTNEED);
+}
+
+void tkv_file_trim(const tkv_file *f)
+{
+	release(f, 0, f->size);
+}
+
 uint64_t tkv_count_lines(const tkv_file *f, uint64_t from, uint64_t to)
 {
-	uint64_t n = 0;
+	uint64_t n = 0, kept = from;
 	if (to > f->size)
 		to = f->size;
 	while (from < to) {
@@ -267,6 +283,10 @@ uint64_t tkv_count_lines(const tkv_file *f, uint64_t from, uint64_t to)
 		if (!found)
 			break;
 		from = nl + 1;
+		if (from - kept >= (1u << 20)) {
+			release(f, kept, from);
+			kept = from;
+		}
 	}
 	return n;
 }

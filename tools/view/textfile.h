@@ -48,7 +48,13 @@ uint64_t tkv_line_next(const tkv_file *f, uint64_t off);
 /* Start of the line before the one starting at off (off > 0). */
 uint64_t tkv_line_prev(const tkv_file *f, uint64_t off);
 
-/* Count of lines in [from, to) (both line starts). */
+/* Count of lines in [from, to) (both line starts).  A long range's pages
+ * are given back as it is read. */
 uint64_t tkv_count_lines(const tkv_file *f, uint64_t from, uint64_t to);
+
+/* Give back the pages of the file that reading has mapped: after each
+ * key or request, so that a long session never makes the trace resident
+ * (reading again faults them in from the page cache). */
+void tkv_file_trim(const tkv_file *f);
 
 #endif

@@ -5,16 +5,17 @@
  * expanding the block into instructions walks these facts, so each decoding
  * thread keeps its own cache (a hash table over entries that never move:
  * items handed out point at their bytes). */
-#include <capstone/capstone.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pt_capstone.h"
 #include "pt_impl.h"
 
 #define SLAB 4096
 
 struct pt_insn_cache {
 	const tk_pt *pt;
+	const tk_cs_api *cs_api;	/* NULL: capstone cannot be loaded */
 	csh cs;
 	bool cs_ok;
 	struct pt_insn_info **table;	/* open addressing, power of two */
@@ -35,8 +36,9 @@ int tk_pt_insn_cache_new(const tk_pt *pt, struct pt_insn_cache **out)
 		free(c);
 		return TK_ERR_NOMEM;
 	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &c->cs) == CS_ERR_OK) {
-		cs_option(c->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	c->cs_api = tk_pt_capstone();
+	if (c->cs_api && c->cs_api->open(CS_ARCH_X86, CS_MODE_64, &c->cs) == CS_ERR_OK) {
+		c->cs_api->option(c->cs, CS_OPT_DETAIL, CS_OPT_ON);
 		c->cs_ok = true;
 	}
 	c->slab_used = SLAB;
@@ -49,7 +51,7 @@ void tk_pt_insn_cache_free(struct pt_insn_cache *c)
 	if (!c)
 		return;
 	if (c->cs_ok)
-		cs_close(&c->cs);
+		c->cs_api->close(&c->cs);
 	for (size_t i = 0; i < c->nslabs; i++)
 		free(c->slabs[i]);
 	free(c->slabs);
@@ -183,7 +185,7 @@ void tk_pt_insn_classify(struct pt_insn_cache *c, uint64_t ip, const uint8_t *ra
 	if (!c->cs_ok || !size)
 		return;
 	cs_insn *insn = NULL;
-	size_t n = cs_disasm(c->cs, raw, size, ip, 1, &insn);
+	size_t n = c->cs_api->disasm(c->cs, raw, size, ip, 1, &insn);
 	if (n != 1) {
 		unsigned len = vex_length(raw, size);
 		if (len) {
@@ -207,7 +209,7 @@ void tk_pt_insn_classify(struct pt_insn_cache *c, uint64_t ip, const uint8_t *ra
 	bool call_next = out->iclass == ptic_call && out->direct &&
 			 out->target == ip + out->size;
 	out->branch = (uint8_t)tk_pt_branch_of(out->iclass, call_next);
-	cs_free(insn, 1);
+	c->cs_api->free(insn, 1);
 }
 
 static size_t hash_ip(uint64_t ip)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Intel PT: texts as ptxed prints them (events, instruction classes), and
  * disassembly with capstone. */
-#include <capstone/capstone.h>
 #include <inttypes.h>
 #include <string.h>
 
+#include "pt_capstone.h"
 #include "pt_impl.h"
 
 static const char *exec_mode_name(enum pt_exec_mode m)
@@ -120,18 +120,21 @@ int tk_pt_disasm(const uint8_t *bytes, size_t size, uint64_t ip, bool att, char 
 		 size_t bufsize)
 {
 	int s = att ? 1 : 0;
+	const tk_cs_api *cs = tk_pt_capstone();
+	if (!cs)
+		return TK_ERR_UNSUPPORTED;
 	if (!tl_cs.open[s]) {
-		if (cs_open(CS_ARCH_X86, CS_MODE_64, &tl_cs.h[s]) != CS_ERR_OK)
+		if (cs->open(CS_ARCH_X86, CS_MODE_64, &tl_cs.h[s]) != CS_ERR_OK)
 			return TK_ERR_NOMEM;
 		if (att)
-			cs_option(tl_cs.h[s], CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+			cs->option(tl_cs.h[s], CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 		tl_cs.open[s] = true;
 	}
 	cs_insn *insn = NULL;
-	if (!bytes || !size || cs_disasm(tl_cs.h[s], bytes, size, ip, 1, &insn) != 1)
+	if (!bytes || !size || cs->disasm(tl_cs.h[s], bytes, size, ip, 1, &insn) != 1)
 		return TK_ERR_PARSE;
 	int n = snprintf(buf, bufsize, "%s%s%s", insn->mnemonic, insn->op_str[0] ? " " : "",
 			 insn->op_str);
-	cs_free(insn, 1);
+	cs->free(insn, 1);
 	return n < 0 ? TK_ERR_PARSE : n;
 }

@@ -35,6 +35,15 @@ struct tk_tarmac_parser {
 	uint8_t mem[TK_REG_MAX_BYTES];	/* memory data in memory order */
 	uint8_t mem_state[TK_REG_MAX_BYTES];
 	char err[256];
+
+	/* Register names looked up lately (tk_tarmac_reg), by a hash of the
+	 * name: a pure function of the name and a64, so nothing to carry. */
+	struct tk_tarmac_regname {
+		char name[15];
+		uint8_t len;	/* 0: empty */
+		bool a64, known;
+		tk_reg_view view;
+	} regnames[64];
 };
 
 /* A new event of the given kind with the line's common fields set. */
@@ -53,6 +62,12 @@ static inline tk_event *tk_tarmac_event(tk_tarmac_parser *p, tk_event_kind kind)
 
 /* The format's descriptor (tarmac_source.c). */
 extern const tk_source_format tk_format_tarmac;
+
+/* Reading a piece of a file on its own (tarmac_chunk.c). */
+extern const struct tk_chunk_ops tk_tarmac_chunk_ops;
+
+/* The options a Tarmac source was opened with (tarmac_source.c). */
+const tk_tarmac_opts *tk_tarmac_source_opts(const tk_source *s);
 
 /* Forget the state carried between lines, as at the start of a file, but
  * with this time and cpu in force (seeking to a line). */

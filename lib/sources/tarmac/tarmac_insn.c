@@ -98,6 +98,31 @@ static bool read_encoding(tk_lex *l, encoding *e)
 	return all_dashes(e->tok);
 }
 
+/* The usual "(index) address encoding " (both of 8 hex digits, one space
+ * between): read in one go, as the general path would read it.  Else
+ * nothing consumed. */
+static bool usual_insn(tk_lex *l, uint64_t *pc, encoding *e)
+{
+	tk_lex_ws(l);
+	const char *q = l->p, *end = l->end;
+	if (q == end || *q != '(')
+		return false;
+	do
+		q++;
+	while (q < end && tk_is_digit((unsigned char)*q));
+	uint32_t a, v;
+	if (end - q < 19 || q == l->p + 1 || q[0] != ')' || q[1] != ' ' || q[10] != ' ' ||
+	    (end - q > 19 && !tk_is_space((unsigned char)q[19])) || !tk_simd_hex8(q + 2, &a) ||
+	    !tk_simd_hex8(q + 11, &v))
+		return false;
+	*pc = a;
+	e->tok = (tk_tok){q + 11, 8};
+	e->value = v;
+	e->known = true;
+	l->p = q + 19;
+	return true;
+}
+
 int tk_tarmac_insn(tk_tarmac_parser *p, tk_lex *l, tk_tok type)
 {
 	bool es = type.s[0] == 'E';
@@ -106,7 +131,9 @@ int tk_tarmac_insn(tk_tarmac_parser *p, tk_lex *l, tk_tok type)
 	encoding enc = {0};
 	bool enc_ok;
 
-	if (es) {
+	if (!es && usual_insn(l, &pc, &enc)) {
+		enc_ok = true;
+	} else if (es) {
 		if (!tk_lex_punct(l, '('))
 			return 1;	/* "ES EXC [0x00] Reset", "ES Reset" */
 		tk_lex_ws(l);
@@ -152,15 +179,17 @@ int tk_tarmac_insn(tk_tarmac_parser *p, tk_lex *l, tk_tok type)
 		return tk_tarmac_fail_tok(p, "instruction line: encoding", enc.tok,
 					  "is not 4 or 8 hex digits");
 
-	tk_insn in = {0};
-	in.pc = pc;
-	in.executed = executed;
-	in.branch = TK_BR_UNKNOWN;
+	/* Built in place: the event slot, taken only at the end. */
+	tk_insn *in = &p->ev[p->nev].u.insn;
+	*in = (tk_insn){0};
+	in->pc = pc;
+	in->executed = executed;
+	in->branch = TK_BR_UNKNOWN;
 
 	/* [state] [[mode] ':'] disassembly */
 	const char *save = l->p;
-	in.isa = state_isa(tk_lex_next(l));
-	if (in.isa == TK_ISA_UNKNOWN)
+	in->isa = state_isa(tk_lex_next(l));
+	if (in->isa == TK_ISA_UNKNOWN)
 		l->p = save;
 	save = l->p;
 	tk_tok m = tk_lex_next(l);
@@ -170,42 +199,41 @@ int tk_tarmac_insn(tk_tarmac_parser *p, tk_lex *l, tk_tok type)
 		l->p = save;
 		m.n = 0;
 	}
-	in.mode = m.s;
-	in.mode_len = m.n;
+	in->mode = m.s;
+	in->mode_len = m.n;
 
 	tk_lex_ws(l);
 	if (es && l->end - l->p >= 6 && l->p[0] == 'C') {
 		save = l->p;
 		if (TK_TOK_EQ(tk_lex_next(l), "CCFAIL")) {
-			in.executed = false;
+			in->executed = false;
 			tk_lex_ws(l);
 		} else {
 			l->p = save;
 		}
 	}
-	in.disasm = l->p;
-	in.disasm_len = (size_t)(l->end - l->p);
+	in->disasm = l->p;
+	in->disasm_len = (size_t)(l->end - l->p);
 
-	if (in.isa == TK_ISA_UNKNOWN) {
+	if (in->isa == TK_ISA_UNKNOWN) {
 		/* No state letter.  Only Thumb has 16-bit encodings. */
 		if (p->opts.implicit_thumb || (enc.known && enc.tok.n == 4))
-			in.isa = TK_ISA_T32;
+			in->isa = TK_ISA_T32;
 		else
 			p->missing_state = true;
 	}
-	if (enc.known && enc.tok.n != 8 && (in.isa == TK_ISA_A32 || in.isa == TK_ISA_A64))
+	if (enc.known && enc.tok.n != 8 && (in->isa == TK_ISA_A32 || in->isa == TK_ISA_A64))
 		return tk_tarmac_fail_tok(p, "instruction line: encoding", enc.tok,
 					  "is not 8 hex digits, as Arm and AArch64 ones are");
 	if (enc.known) {
-		in.width = (uint8_t)(enc.tok.n / 2);
-		tk_insn_set_encoding(&in, enc.value, in.width);
+		in->width = (uint8_t)(enc.tok.n / 2);
+		tk_insn_set_encoding(in, enc.value, in->width);
 	}
-	else if (in.isa == TK_ISA_A32 || in.isa == TK_ISA_A64)
-		in.width = 4;
-	if (in.isa != TK_ISA_UNKNOWN)
-		p->last_isa = in.isa;
+	else if (in->isa == TK_ISA_A32 || in->isa == TK_ISA_A64)
+		in->width = 4;
+	if (in->isa != TK_ISA_UNKNOWN)
+		p->last_isa = in->isa;
 
-	tk_event *e = tk_tarmac_event(p, TK_EV_INSN);
-	e->u.insn = in;
+	tk_tarmac_event(p, TK_EV_INSN);
 	return 0;
 }

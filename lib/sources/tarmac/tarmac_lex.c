@@ -93,12 +93,26 @@ int tk_lex_contents(tk_lex *l, size_t max_bytes, uint8_t *val, uint8_t *state,
 	const char *q = l->p, *end = l->end;
 	uint64_t v = 0;
 	int hv;
-	for (; q < end; q++) {
-		if ((hv = tk_hexval((unsigned char)*q)) >= 0) {
-			v = v << 4 | (unsigned)hv;
-			nn++;
-		} else if (*q != '_') {
-			break;
+	size_t nd;
+	uint32_t hi8, lo8;
+	if (tk_simd_hex_token(q, end, &v, &nd)) {
+		/* 8 or 16 digits (a register) */
+		nn = nd;
+		q += nd;
+	} else if (end - q >= 17 && q[8] == '_' && tk_simd_hex8(q, &hi8) &&
+		   tk_simd_hex8(q + 9, &lo8) && (end - q == 17 || !tk_is_word((unsigned char)q[17]))) {
+		/* "00000000_00000003" (memory) */
+		v = (uint64_t)hi8 << 32 | lo8;
+		nn = 16;
+		q += 17;
+	} else {
+		for (; q < end; q++) {
+			if ((hv = tk_hexval((unsigned char)*q)) >= 0) {
+				v = v << 4 | (unsigned)hv;
+				nn++;
+			} else if (*q != '_') {
+				break;
+			}
 		}
 	}
 	if (nn && nn <= 16 && nn % 2 == 0 && l->p[0] != '_' && q[-1] != '_' &&

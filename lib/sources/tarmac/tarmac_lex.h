@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/simd.h"
+
 typedef struct tk_lex {
 	const char *p;		/* next character */
 	const char *end;	/* end of the line */
@@ -189,6 +191,15 @@ static inline bool tk_tok_addr(tk_tok t, uint64_t *out)
 static inline bool tk_lex_hexword(tk_lex *l, uint64_t *value, size_t *ndigits)
 {
 	tk_lex_ws(l);
+#ifdef TK_SIMD_HEX_WORD
+	/* In a few vector instructions, when the line has 16 bytes left. */
+	if (l->end - l->p >= 16) {
+		if (!tk_simd_hex_word(l->p, l->end, value, ndigits))
+			return false;
+		l->p += *ndigits;
+		return true;
+	}
+#endif
 	const char *q = l->p, *end = l->end;
 	uint64_t v = 0;
 	int d;

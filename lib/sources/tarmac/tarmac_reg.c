@@ -20,6 +20,7 @@
  *    are dropped.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "tarmac_impl.h"
 #include "tracekit/error.h"
@@ -80,6 +81,26 @@ static bool is_w_name(tk_tok name)
 	       (name.n == 2 || tk_is_digit((unsigned char)name.s[2]));
 }
 
+/* tk_reg_lookup(name, 0, a64) through the parser's cache of names. */
+static bool lookup(tk_tarmac_parser *p, tk_tok name, int a64, tk_reg_view *view)
+{
+	if (name.n >= sizeof p->regnames[0].name)
+		return tk_reg_lookup(name.s, name.n, 0, a64, view) == 0;
+	unsigned h = ((unsigned char)name.s[0] * 31u + (unsigned char)name.s[name.n - 1] * 7u +
+		      (unsigned char)name.s[name.n / 2] + (unsigned)name.n * 3u + (unsigned)a64) & 63;
+	struct tk_tarmac_regname *c = &p->regnames[h];
+	if (c->len == name.n && c->a64 == (a64 != 0) && !memcmp(c->name, name.s, name.n)) {
+		*view = c->view;
+		return c->known;
+	}
+	c->known = tk_reg_lookup(name.s, name.n, 0, a64, view) == 0;
+	c->view = *view;
+	c->a64 = a64 != 0;
+	c->len = (uint8_t)name.n;
+	memcpy(c->name, name.s, name.n);
+	return c->known;
+}
+
 int tk_tarmac_reg(tk_tarmac_parser *p, tk_lex *l)
 {
 	tk_tok name = tk_lex_next(l);
@@ -99,7 +120,7 @@ int tk_tarmac_reg(tk_tarmac_parser *p, tk_lex *l)
 
 	int a64 = p->last_isa == TK_ISA_A64 || (p->last_isa == TK_ISA_UNKNOWN && p->saw_a64_reg);
 	tk_reg_view view;
-	bool known = tk_reg_lookup(name.s, name.n, 0, a64, &view) == 0;
+	bool known = lookup(p, name, a64, &view);
 	bool w32 = known && (p->last_isa == TK_ISA_A32 || p->last_isa == TK_ISA_T32) &&
 		   is_w_name(name);
 	if (w32)

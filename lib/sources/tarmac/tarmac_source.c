@@ -199,6 +199,11 @@ static void tarmac_free(tk_source *s)
 
 static const tk_source_ops tarmac_ops = {tarmac_next, tarmac_free, tarmac_seek};
 
+const tk_tarmac_opts *tk_tarmac_source_opts(const tk_source *s)
+{
+	return &((const tarmac_source *)s)->parser->opts;
+}
+
 static int make_source(tk_input *in, bool own, const char *name, const tk_tarmac_opts *opts,
 		       const tk_source_spec *spec, tk_source **out)
 {
@@ -373,4 +378,5 @@ const tk_source_format tk_format_tarmac = {
 	.probe = tarmac_probe,
 	.open = format_open,
 	.open_stream = format_open_stream,
+	.chunks = &tk_tarmac_chunk_ops,
 };
