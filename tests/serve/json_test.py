@@ -135,6 +135,24 @@ xs = [e for e in ch["traceEvents"] if e["ph"] == "X"]
 check({e["tid"] for e in xs} == {1, 2, 9} and sum(e["cat"] == "trace" for e in xs) == 3,
       "chrome: each thread's activations on its track, one root each")
 
+out = os.path.join(WORK, "contexts.speedscope.json")
+run("export", "-q", "--to=speedscope", ctx_copy, "-o", out)
+with open(out) as f:
+    sp = json.load(f)
+names = [p["name"] for p in sp["profiles"]]
+check(names == ["thread 1", "thread 2", "thread 9"], "speedscope: one profile per thread: %r" % names)
+ok = True
+for p in sp["profiles"]:
+    st = []
+    for e in p["events"]:
+        if e["type"] == "O":
+            st.append(e["frame"])
+        else:
+            ok &= bool(st) and st.pop() == e["frame"]
+    ok &= not st and p["startValue"] <= p["endValue"]
+check(ok and sum(len(p["events"]) for p in sp["profiles"]) == 2 * len(xs),
+      "speedscope: each thread's profile balanced, every activation once")
+
 # Errors: a usage error, a missing trace, an unwritable output.
 r = subprocess.run([TK, "export", os.path.join(TRACES, "quicksort.tarmac")], capture_output=True, text=True)
 check(r.returncode == 2 and "--to" in r.stderr, "export without --to: usage error")

@@ -93,17 +93,13 @@ int tke_speedscope(tk_cli *cli, FILE *fp, const tke_opts *o)
 		tk_cli_error(cli, "%s: cannot read the call tree", cli->trace);
 		goto out;
 	}
-	const tk_call *root = &node;
 	char *pre = NULL;
 	json_t *head = json_pack("{s:s,s:s,s:i,s:s}", "$schema",
 				 "https://www.speedscope.app/file-format-schema.json", "name", base,
 				 "activeProfileIndex", 0, "exporter", "tracekit " TK_VERSION_STRING);
-	json_t *prof = json_pack("{s:s,s:s,s:s,s:f,s:f}", "type", "evented", "name", "cpu0", "unit",
-				 o->insns ? "none" : "microseconds", "startValue",
-				 at(o, &root->entry, false), "endValue", at(o, &root->exit, true));
-	if (!head || !prof)
+	if (!head)
 		goto nomem;
-	/* {head..., "profiles":[{prof..., "events":[ ... ]}], "shared":{"frames":[...]}} */
+	/* {head..., "profiles":[{prof..., "events":[ ... ]}, ...], "shared":{"frames":[...]}} */
 	pre = json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(head);
 	if (!pre)
@@ -112,10 +108,11 @@ int tke_speedscope(tk_cli *cli, FILE *fp, const tke_opts *o)
 	fprintf(fp, "%s,\"profiles\":[", pre);
 	free(pre);
 	tkj_stream js;
-	if (tkj_stream_begin(&js, fp, prof, "events"))
-		goto io;
+	const char *kind = cli->tinfo.context_name[0] ? cli->tinfo.context_name : "cpu";
+	uint32_t profiles = 0;
 	/* Preorder: before opening a call, close the open ones it is not in
-	 * (those at its depth or deeper). */
+	 * (those at its depth or deeper).  Each context's root starts a
+	 * profile of its own (one per CPU or thread). */
 	int more = 1;
 	for (const tk_call *call = &node; more > 0; more = tk_callwalk_next(t, &node)) {
 		while (sp > call->depth) {
@@ -125,6 +122,22 @@ int tke_speedscope(tk_cli *cli, FILE *fp, const tke_opts *o)
 				goto nomem;
 			if (event(&js, "C", fr, at(o, &top->exit, true), &last))
 				goto io;
+		}
+		if (call->depth == 0) {
+			if (profiles++ && fputs("]},", fp) < 0)
+				goto io;
+			char name[48];
+			snprintf(name, sizeof name, strcmp(kind, "cpu") ? "%s %u" : "%s%u", kind,
+				 call->context);
+			json_t *prof = json_pack("{s:s,s:s,s:s,s:f,s:f}", "type", "evented", "name",
+						 name, "unit", o->insns ? "none" : "microseconds",
+						 "startValue", at(o, &call->entry, false), "endValue",
+						 at(o, &call->exit, true));
+			if (!prof)
+				goto nomem;
+			if (tkj_stream_begin(&js, fp, prof, "events"))
+				goto io;
+			last = at(o, &call->entry, false);
 		}
 		uint32_t fr;
 		if (frame_of(&f, cli, call->entry.pc, &fr))
