@@ -10,7 +10,20 @@
 
 #include "index_impl.h"
 
+/* The first `want` position records of block b (all if want exceeds
+ * them): a lookup of one position stops after the one that follows it.
+ * Without `bytes`, the instruction bytes are skipped (searches by line,
+ * offset, time or pc do not need them; nbytes is then 0). */
+static int block_positions(const tk_index *idx, uint64_t b, tk_posrec *recs, uint32_t want,
+			   bool bytes);
+
 int tk_idx_block_positions(const tk_index *idx, uint64_t b, tk_posrec *recs)
+{
+	return block_positions(idx, b, recs, TK_BLOCK_INSNS, true);
+}
+
+static int block_positions(const tk_index *idx, uint64_t b, tk_posrec *recs, uint32_t want,
+			   bool bytes)
 {
 	const uint8_t *d = tk_idx_dirent(idx, b);
 	uint32_t n = tk_get32(d + TK_DIR_NINSN);
@@ -21,6 +34,8 @@ int tk_idx_block_positions(const tk_index *idx, uint64_t b, tk_posrec *recs)
 	uint32_t context = 0;
 	if (n > TK_BLOCK_INSNS)
 		return TK_ERR_CORRUPT;
+	if (want < n)
+		n = want;
 	for (uint32_t i = 0; i < n; i++) {
 		tk_posrec *p = &recs[i];
 		uint8_t f = tk_rdb(&r);
@@ -48,8 +63,12 @@ int tk_idx_block_positions(const tk_index *idx, uint64_t b, tk_posrec *recs)
 			const uint8_t *b = tk_rdn(&r, nb);
 			if (nb > TK_INSN_MAX_BYTES || !b)
 				return TK_ERR_CORRUPT;
-			memcpy(p->bytes, b, nb);
-			p->nbytes = (uint8_t)nb;
+			if (bytes) {
+				memcpy(p->bytes, b, nb);
+				p->nbytes = (uint8_t)nb;
+			}
+		} else if ((f & TK_PF_ENCODING) && !bytes) {
+			(void)tk_rdv(&r);
 		} else if (f & TK_PF_ENCODING) {
 			tk_insn in = {.isa = (tk_isa)p->isa};
 			unsigned nb = p->width <= 8 ? p->width : 8;
@@ -68,7 +87,7 @@ int tk_index_get_pos(const tk_index *idx, uint64_t pos, tk_index_pos *out)
 	tk_posrec recs[TK_BLOCK_INSNS];
 	uint64_t b = pos / TK_BLOCK_INSNS;
 	unsigned i = (unsigned)(pos % TK_BLOCK_INSNS);
-	int n = tk_idx_block_positions(idx, b, recs);
+	int n = block_positions(idx, b, recs, i + 2, true);
 	if (n < 0)
 		return n;
 	if (i >= (unsigned)n)
@@ -130,7 +149,7 @@ static int find_by(const tk_index *idx, unsigned field, uint64_t v, uint64_t *po
 		return 0;
 	}
 	tk_posrec recs[TK_BLOCK_INSNS];
-	int n = tk_idx_block_positions(idx, b, recs);
+	int n = block_positions(idx, b, recs, TK_BLOCK_INSNS, false);
 	if (n <= 0)
 		return TK_ERR_CORRUPT;
 	int lo = 0, hi = n;
@@ -175,7 +194,7 @@ int tk_index_find_time(const tk_index *idx, uint64_t time, uint64_t *pos)
 	if (lo == idx->nblocks)
 		return TK_ERR_NOTFOUND;
 	tk_posrec recs[TK_BLOCK_INSNS];
-	int n = tk_idx_block_positions(idx, lo, recs);
+	int n = block_positions(idx, lo, recs, TK_BLOCK_INSNS, false);
 	if (n < 0)
 		return n;
 	for (int i = 0; i < n; i++)
@@ -222,7 +241,7 @@ int tk_index_find_pc(const tk_index *idx, uint64_t pos, uint64_t pc, bool forwar
 		for (uint64_t b = from / TK_BLOCK_INSNS; b < idx->nblocks; b++) {
 			if (!bloom_has(idx, b, pc))
 				continue;
-			int k = tk_idx_block_positions(idx, b, recs);
+			int k = block_positions(idx, b, recs, TK_BLOCK_INSNS, false);
 			if (k < 0)
 				return k;
 			for (int i = 0; i < k; i++) {
@@ -240,7 +259,7 @@ int tk_index_find_pc(const tk_index *idx, uint64_t pos, uint64_t pc, bool forwar
 		for (uint64_t b = last / TK_BLOCK_INSNS + 1; b-- > 0;) {
 			if (!bloom_has(idx, b, pc))
 				continue;
-			int k = tk_idx_block_positions(idx, b, recs);
+			int k = block_positions(idx, b, recs, TK_BLOCK_INSNS, false);
 			if (k < 0)
 				return k;
 			for (int i = k; i-- > 0;) {
