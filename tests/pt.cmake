@@ -75,3 +75,11 @@ foreach(case calltree reports formats gap index bad)
   set_tests_properties(pt.source.${case} PROPERTIES FIXTURES_REQUIRED pt_data SKIP_RETURN_CODE 77
     ENVIRONMENT "TK_BIN=${TK_BIN};TK_WORK=${TK_PT_WORK}" TIMEOUT 300)
 endforeach()
+
+# A binary trace in the browsers: lines rendered from the index (tmux).
+find_program(TK_TMUX tmux)
+if(TK_TMUX)
+  add_test(NAME pt.browse COMMAND bash ${TK_PT_SRC}/browse.sh)
+  set_tests_properties(pt.browse PROPERTIES FIXTURES_REQUIRED pt_data SKIP_RETURN_CODE 77
+    ENVIRONMENT "TK_BIN=${TK_BIN};TK_TRACES=${TK_TRACES};TK_PT_WORK=${TK_PT_WORK}" TIMEOUT 300)
+endif()

@@ -36,6 +36,7 @@ if(TARGET fuzz_serve_api)
     ${CMAKE_SOURCE_DIR}/tools/json/json_out.c ${CMAKE_SOURCE_DIR}/tools/view/expr.c
     ${CMAKE_SOURCE_DIR}/tools/view/resolve.c ${CMAKE_SOURCE_DIR}/tools/view/regsets.c
     ${CMAKE_SOURCE_DIR}/tools/view/highlight.c ${CMAKE_SOURCE_DIR}/tools/view/textfile.c
+    ${CMAKE_SOURCE_DIR}/tools/view/rendered.c
     ${CMAKE_SOURCE_DIR}/tools/cli/source_opts.c)
   target_include_directories(fuzz_serve_api PRIVATE ${CMAKE_SOURCE_DIR}/tools)
   target_compile_definitions(fuzz_serve_api PRIVATE "TK_FUZZ_TRACES=\"${TK_TRACES}\"")

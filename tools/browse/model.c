@@ -18,7 +18,14 @@
 struct tkb_model {
 	tk_index *idx;
 	uint64_t n;
+	bool rendered;		/* no text: lines are records (textfile.h) */
 };
+
+/* Where the text file has the line the index describes (tkv_pos_offset). */
+static uint64_t text_offset(const tkb_model *m, uint64_t offset, uint64_t line)
+{
+	return m->rendered ? (line ? line - 1 : 0) : offset;
+}
 
 struct tkb_regs {
 	tk_index_regset *rs;	/* NULL at position 0 */
@@ -38,6 +45,8 @@ int tkb_model_open(tk_cli *cli, tkb_model **out)
 		return -1;
 	}
 	m->n = tk_index_count(m->idx);
+	tk_index_info info = {.size = sizeof info};
+	m->rendered = tk_index_get_info(m->idx, &info) == 0 && !(info.caps & TK_CAP_TEXT);
 	*out = m;
 	return 0;
 }
@@ -66,7 +75,7 @@ void tkb_model_insn(const tkb_model *m, uint64_t i, tk_tpos *out)
 	memset(out, 0, sizeof *out);
 	if (tk_index_get_pos(m->idx, i, &ip) == 0) {
 		out->line = ip.line;
-		out->offset = ip.offset;
+		out->offset = text_offset(m, ip.offset, ip.line);
 		out->time = ip.time;
 		out->pc = ip.pc;
 	}
@@ -80,12 +89,12 @@ void tkb_model_block(const tkb_model *m, uint64_t i, uint64_t *start, uint64_t *
 		/* Without instructions, every line is before the first one. */
 		*end = UINT64_MAX;
 		if (m->n && tk_index_get_pos(m->idx, 0, &ip) == 0)
-			*end = ip.offset;
+			*end = text_offset(m, ip.offset, ip.line);
 		return;
 	}
 	if (tk_index_get_pos(m->idx, i, &ip) == 0) {
-		*start = ip.offset;
-		*end = ip.end_offset;
+		*start = text_offset(m, ip.offset, ip.line);
+		*end = text_offset(m, ip.end_offset, ip.end_line);
 	}
 }
 

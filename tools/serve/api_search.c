@@ -47,7 +47,7 @@ static uint64_t line_offset(tks_trace *t, uint64_t line)
 		return t->text.size;
 	if (tk_index_find_line(t->idx, line, &pos) || tk_index_get_pos(t->idx, pos, &p))
 		return 0;
-	uint64_t off = p.first_offset;
+	uint64_t off = tkv_pos_offset(&t->text, p.first_offset, p.first_line);
 	for (uint64_t n = p.first_line; n < line && off < t->text.size; n++)
 		off = tkv_line_next(&t->text, off);
 	return off;
@@ -70,6 +70,32 @@ static int match_in(const regex_t *rx, const char *base, uint64_t a, uint64_t b,
 	m->rm_so = (regoff_t)a;
 	m->rm_eo = (regoff_t)b;
 	return regexec(rx, base, 1, m, REG_STARTEND) == 0 ? 0 : 1;
+}
+
+/* A trace without text: its lines are rendered one at a time (textfile.h),
+ * line L at text offset L - 1, and searched in turn. */
+static json_t *search_rendered(tks_trace *t, const regex_t *rx, bool have_from, uint64_t from,
+			       bool forward, uint64_t end_line)
+{
+	uint64_t lines = t->text.size;
+	if (!have_from && !forward)
+		from = end_line;
+	if (from > lines + 1)
+		from = lines + 1;
+	double t0 = now_ms();
+	for (uint64_t line = forward ? from + 1 : from - 1; line >= 1 && line <= lines;
+	     line = forward ? line + 1 : line - 1) {
+		size_t len;
+		const char *text = tkv_line_text(&t->text, line - 1, 1, &len);
+		regmatch_t m = {.rm_so = 0, .rm_eo = (regoff_t)len};
+		if (regexec(rx, text, 1, &m, REG_STARTEND) == 0)
+			return json_pack("{s:b,s:I,s:[I,I]}", "found", true, "line", (json_int_t)line,
+					 "match", (json_int_t)m.rm_so, (json_int_t)m.rm_eo);
+		if ((line & 1023) == 0 && now_ms() - t0 > SEARCH_BUDGET_MS)
+			return json_pack("{s:b,s:b,s:I}", "found", false, "done", false, "from",
+					 (json_int_t)line);
+	}
+	return json_pack("{s:b,s:b}", "found", false, "done", true);
 }
 
 json_t *tks_api_search(tks_server *s, tks_trace *t, const tks_request *rq, tks_error *e)
@@ -100,6 +126,11 @@ json_t *tks_api_search(tks_server *s, tks_trace *t, const tks_request *rq, tks_e
 	}
 	uint64_t end_line = tks_end_line(t), size = t->text.size;
 	const char *base = t->text.data;
+	if (t->text.render) {
+		json_t *j = search_rendered(t, &rx, have_from, from, forward, end_line);
+		regfree(&rx);
+		return j ? j : tks_fail(e, 500, "out of memory");
+	}
 	if (!base && size) {
 		regfree(&rx);
 		return tks_fail(e, 501, "search reads the trace's text mapped in memory: not "

@@ -53,13 +53,14 @@ int tks_read_lines(tks_trace *t, uint64_t from, uint64_t count, tks_line_fn fn, 
 		tk_index_pos p;
 		if ((rc = tk_index_get_pos(t->idx, pos, &p)))
 			break;
-		uint64_t off = p.first_offset, n = p.first_line;
+		uint64_t off = tkv_pos_offset(&t->text, p.first_offset, p.first_line);
+		uint64_t n = p.first_line;
 		/* Position 0's group starts at line 1 with the lines before the
 		 * first instruction; parse from the instruction line when the
 		 * wanted lines are after it. */
 		if (line >= p.line && p.line > n) {
 			n = p.line;
-			off = p.offset;
+			off = tkv_pos_offset(&t->text, p.offset, p.line);
 		} else if (line > n + MAX_LEAD_LINES) {
 			/* Skip most of a huge group without parsing it. */
 			while (n < line - MAX_LEAD_LINES && off < t->text.size) {

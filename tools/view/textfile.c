@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracekit browsers (terminal and web): the trace file's text, by byte offset (see tfile.h). */
 #include "textfile.h"
+#include "rendered.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,18 +42,15 @@ int tkv_file_open(tkv_file *f, const char *path, const tk_index *idx, const char
 	memset(f, 0, sizeof *f);
 	if (why)
 		*why = NULL;
-	/* The browsers show the trace's own lines: a binary trace (Intel PT,
-	 * Qtrace, HTM, trace buffers) has none, and its bytes are no text. */
+	/* A binary trace (Intel PT, Qtrace, HTM, trace buffers) has no text
+	 * lines: they are rendered from the index, one per record. */
 	tk_index_info info = {.size = sizeof info};
 	if (tk_index_get_info(idx, &info) == 0 && !(info.caps & TK_CAP_TEXT)) {
-		if (why) {
-			static char msg[200];
-			snprintf(msg, sizeof msg, "a %s trace has no text lines to browse (the browsers "
-				 "show text traces; calltree, profile, flamegraph and export read "
-				 "every format)", info.format ? info.format : "binary");
-			*why = msg;
-		}
-		return TK_ERR_UNSUPPORTED;
+		int rc = tkv_render_new(idx, &f->render);
+		if (rc < 0)
+			return rc;
+		f->size = info.lines;
+		return 0;
 	}
 	tk_input_opts o;
 	tk_input_opts_init(&o);
@@ -84,6 +82,7 @@ int tkv_file_open(tkv_file *f, const char *path, const tk_index *idx, const char
 
 void tkv_file_close(tkv_file *f)
 {
+	tkv_render_free(f->render);
 	if (f->pages)
 		free(f->pages->scratch);
 	free(f->pages);
@@ -180,6 +179,8 @@ const char *tkv_line_text(const tkv_file *f, uint64_t off, size_t len, size_t *o
 	*out_len = 0;
 	if (off >= f->size)
 		return "";
+	if (f->render)
+		return tkv_render_line(f->render, off + 1, out_len);
 	if (len > f->size - off)
 		len = (size_t)(f->size - off);
 	size_t n;
@@ -216,6 +217,8 @@ uint64_t tkv_line_end(const tkv_file *f, uint64_t off)
 {
 	if (off >= f->size)
 		return f->size;
+	if (f->render)
+		return off + 1;
 	bool found;
 	uint64_t end = find_nl(f, off, f->size, &found);
 	if (end > off && byte_at(f, end - 1) == '\r')
@@ -227,6 +230,8 @@ uint64_t tkv_line_next(const tkv_file *f, uint64_t off)
 {
 	if (off >= f->size)
 		return f->size;
+	if (f->render)
+		return off + 1;
 	bool found;
 	uint64_t nl = find_nl(f, off, f->size, &found);
 	return found ? nl + 1 : f->size;
@@ -238,6 +243,8 @@ uint64_t tkv_line_prev(const tkv_file *f, uint64_t off)
 		return 0;
 	if (off > f->size)
 		off = f->size;
+	if (f->render)
+		return off - 1;
 	off--;			/* the previous line's newline (or last byte) */
 	/* the last '\n' in [0, off) */
 	while (off > 0) {
@@ -276,6 +283,8 @@ uint64_t tkv_count_lines(const tkv_file *f, uint64_t from, uint64_t to)
 	uint64_t n = 0, kept = from;
 	if (to > f->size)
 		to = f->size;
+	if (f->render)
+		return to > from ? to - from : 0;
 	while (from < to) {
 		bool found;
 		uint64_t nl = find_nl(f, from, to, &found);

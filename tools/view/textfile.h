@@ -19,13 +19,28 @@
 #include "tracekit/input.h"
 
 typedef struct tkv_pages tkv_pages;
+typedef struct tkv_render tkv_render;
 
+/*
+ * A trace without text (a binary format: no TK_CAP_TEXT) is shown as lines
+ * rendered from its index (rendered.h): its "offsets" are then record
+ * numbers minus one, one per line, and size is the number of records.
+ * Offsets taken from the index go through tkv_pos_offset() first.
+ */
 typedef struct tkv_file {
 	const char *data;	/* a plain trace, mapped (NULL when empty or compressed) */
-	uint64_t size;		/* bytes of text */
+	uint64_t size;		/* bytes of text (records, when rendered) */
 	tk_input *in;
 	tkv_pages *pages;	/* a compressed trace's page cache */
+	tkv_render *render;	/* a trace without text: lines rendered */
 } tkv_file;
+
+/* The offset in f of a line the index describes by its byte offset and
+ * its 1-based line (record) number. */
+static inline uint64_t tkv_pos_offset(const tkv_file *f, uint64_t offset, uint64_t line)
+{
+	return f->render ? (line ? line - 1 : 0) : offset;
+}
 
 /* Open the trace of idx (path: the trace as given on the command line).
  * Returns 0, or a negative tk_err (TK_ERR_OPEN, TK_ERR_ISDIR, TK_ERR_IO,
