@@ -41,7 +41,9 @@ for mode in --no-index --force-index ""; do
 	"$bin" flamegraph $mode "$t" >"$work/folded" || bad "flamegraph $mode failed"
 	[ "$(wc -l <"$work/folded")" = 1 ] || bad "flamegraph $mode: $(wc -l <"$work/folded") lines"
 	frames=$(tr ';' '\n' <"$work/folded" | wc -l)
-	[ "$frames" = $((depth + 1)) ] || bad "flamegraph $mode: $frames frames"
+	# the stack starts at the outermost traced function: one frame a call
+	[ "$frames" = "$depth" ] || bad "flamegraph $mode: $frames frames"
+	head -c 4 "$work/folded" | grep -qx 'rec;' || bad "flamegraph $mode: the stack starts at $(head -c 20 "$work/folded")"
 	grep -q ';rec 1$' "$work/folded" || bad "flamegraph $mode: count"
 	calls=$("$bin" callinfo $mode "$t" 0x1000 | grep -c '^ - time: 1 ')
 	[ "$calls" = "$depth" ] || bad "callinfo $mode: $calls calls"

@@ -7,7 +7,8 @@
  *   _start;main;quicksort;quicksort 1234
  * Frames are named by the symbol at the function's entry address (with
  * --image), else by the address in hex; the first frame is the root (the
- * trace's first instruction).  The number is the stack's *self* value:
+ * trace's first instruction), or, in a function trace (no instructions),
+ * the outermost traced function.  The number is the stack's *self* value:
  * what was spent in its last function, not in the functions it called, so
  * each line's number adds up to the whole trace.  It counts trace time
  * (the difference of exit and entry timestamps of activations, as
@@ -131,6 +132,10 @@ int tk_cmd_flamegraph(int argc, char **argv)
 	 * With several contexts, each stack starts with its context: a root
 	 * frame is named "cpu1;NAME". */
 	bool several = f[root].next_sibling != TK_CALL_NONE;
+	/* In a function trace the root is no function (it stands for the
+	 * whole context): stacks start at the outermost traced function,
+	 * after the context's name when there are several. */
+	bool func_trace = !(cli.tinfo.caps & TK_CAP_INSNS) && (cli.tinfo.caps & TK_CAP_FUNCS);
 	names = calloc(nframes, sizeof *names);
 	if (!names)
 		goto nomem;
@@ -149,7 +154,10 @@ int tk_cmd_flamegraph(int argc, char **argv)
 		char *s = malloc(n);
 		if (!s)
 			goto nomem;
-		snprintf(s, n, "%s%u;%s", cli.tinfo.context_name, f[r].context, names[r]);
+		if (func_trace)
+			snprintf(s, n, "%s%u", cli.tinfo.context_name, f[r].context);
+		else
+			snprintf(s, n, "%s%u;%s", cli.tinfo.context_name, f[r].context, names[r]);
 		free(names[r]);
 		names[r] = s;
 	}
@@ -217,7 +225,7 @@ int tk_cmd_flamegraph(int argc, char **argv)
 		rc = 0;
 		for (uint32_t r = root; rc == 0 && r != TK_CALL_NONE; r = f[r].next_sibling)
 			rc = tk_flamegraph_folded(fp, f, nframes, r, (const char *const *)names,
-						  insns, false);
+						  insns, func_trace && !several);
 	}
 	if (rc < 0) {
 		/* Not close_output: that would rename the half-written
