@@ -81,6 +81,9 @@ if(TK_PPC64LE_GCC AND TK_QEMU_PPC64LE)
     DEPENDS power_streams tracekit_cli
     COMMENT "fuzzer seeds from the POWER test programs" VERBATIM)
   add_custom_target(power_seeds ALL DEPENDS ${seeds}/calls.qt)
+  # The browsers on a Qtrace file and an HTM dump (serve's API).
+  add_test(NAME power.browse COMMAND sh ${TK_POWER_SRC}/browse.sh ${TK_BIN} ${seeds})
+  set_tests_properties(power.browse PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 
   add_executable(test_power_symbols ${TK_POWER_SRC}/test_symbols.c)
   target_link_libraries(test_power_symbols PRIVATE tracekit)

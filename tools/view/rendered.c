@@ -57,6 +57,14 @@ void tkv_render_free(tkv_render *r)
 	free(r);
 }
 
+/* Branch targets as 0x..., which the browsers name (tkv_symbolise). */
+static size_t ppc_target(void *ctx, uint64_t addr, char *buf, size_t size)
+{
+	(void)ctx;
+	int n = snprintf(buf, size, "0x%" PRIx64, addr);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
 /* The disassembly of a step, into buf; 0 if there is none to give. */
 static size_t disasm(tkv_render *r, const tk_index_pos *p, char *buf, size_t size)
 {
@@ -65,7 +73,7 @@ static size_t disasm(tkv_render *r, const tk_index_pos *p, char *buf, size_t siz
 		return n > 0 ? (size_t)n : 0;
 	}
 	if (p->isa == TK_ISA_PPC64 && (p->width == 4 || p->width == 8)) {
-		if (!r->ppc && !r->ppc_failed && tk_ppc_disasm_new(NULL, NULL, &r->ppc) < 0)
+		if (!r->ppc && !r->ppc_failed && tk_ppc_disasm_new(ppc_target, NULL, &r->ppc) < 0)
 			r->ppc_failed = true;
 		if (!r->ppc)
 			return 0;
@@ -77,10 +85,7 @@ static size_t disasm(tkv_render *r, const tk_index_pos *p, char *buf, size_t siz
 		} else {
 			w[0] = (uint32_t)p->encoding;
 		}
-		size_t n = tk_ppc_disasm_insn(r->ppc, p->pc, w, nw, buf, size);
-		/* The default target callback leaves "%016lx " in front of a
-		 * symbol-less branch target: keep it, the browsers name it. */
-		return n;
+		return tk_ppc_disasm_insn(r->ppc, p->pc, w, nw, buf, size);
 	}
 	return 0;
 }
