@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "tracekit/pt.h"
 
@@ -25,13 +26,21 @@ static const uint8_t tk_fuzz_pt_code[] = {
 	0xe8, 0xfb, 0xff, 0xff, 0xff,	/* 1013: call 1013 (endless recursion) */
 };
 
+/* Written to a file of its own, then renamed into place: the fuzzers run
+ * side by side, and truncating the file another one has mapped (libipt
+ * maps the code it reads) would kill that one with SIGBUS. */
 static void tk_fuzz_pt_write_code(void)
 {
-	FILE *f = fopen(TK_FUZZ_PT_CODE_PATH, "wb");
-	if (f) {
-		fwrite(tk_fuzz_pt_code, 1, sizeof tk_fuzz_pt_code, f);
-		fclose(f);
-	}
+	char tmp[sizeof TK_FUZZ_PT_CODE_PATH + 32];
+	snprintf(tmp, sizeof tmp, "%s.%ld", TK_FUZZ_PT_CODE_PATH, (long)getpid());
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return;
+	size_t n = fwrite(tk_fuzz_pt_code, 1, sizeof tk_fuzz_pt_code, f);
+	if (fclose(f) == 0 && n == sizeof tk_fuzz_pt_code)
+		rename(tmp, TK_FUZZ_PT_CODE_PATH);
+	else
+		remove(tmp);
 }
 
 static volatile unsigned tk_fuzz_sink;

@@ -298,6 +298,23 @@ static void registers(void)
 	reg("R FPCR fedcba9876543210", TK_REG_FPCR, 0, 8, "fedcba9876543210", "FPCR");
 	reg("R FPCR 76543210", TK_REG_FPCR, 0, 8, "0000000076543210", "FPCR");
 	reg("R SP 01234567", TK_REG_R13, 0, 4, "01234567", "SP");
+	/* AArch64 (an X-sized SP seen): a bit range on SP with a value
+	 * too short for any stack pointer keeps SP's view (found by the
+	 * fuzzer: it used to give an event of no register and no bytes). */
+	parser(false, false);
+	parse("R SP 00c400000000a2c8");
+	reg("R SP<63:0> 12", TK_REG_XSP, 0, 8, "0000000000000012", "SP<63:0>");
+	{
+		/* The fuzzer's line: NUL bytes end the value's token early. */
+		static const char l[] = "R SP<63:0> 00\x82" "000:\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0xpss";
+		parser(false, false);
+		parse("R SP 00c400000000a2c8");
+		RC = tk_tarmac_parse_line(P, l, sizeof l - 1, ++lineno, 0, &EV, &NEV);
+		for (size_t i = 0; RC == 0 && i < NEV; i++)
+			CHECKF(EV[i].kind != TK_EV_REG || EV[i].u.reg.view.len > 0,
+			       "a register event of no bytes (reg %u)", EV[i].u.reg.view.reg);
+		CHECK(RC == 0 || RC == TK_ERR_PARSE);
+	}
 	reg("R SP 0123456789abcdef", TK_REG_XSP, 0, 8, "0123456789abcdef", "SP");
 	reg("R X0 01234567 89abcdef", TK_REG_X0, 0, 8, "0123456789abcdef", "X0");
 	reg("R SP_EL2 fedcba98 76543210", TK_REG_XSP, 0, 8, "fedcba9876543210", "SP_EL2");

@@ -163,10 +163,18 @@ int tk_tarmac_reg(tk_tarmac_parser *p, tk_lex *l)
 		snprintf(what, sizeof what, "R line: %.*s value", name.n > 40 ? 40 : (int)name.n, name.s);
 		return tk_tarmac_fail_tok(p, what, bad, why);
 	}
+	if (n == 0)
+		return tk_tarmac_fail(p, "R line: %.*s has no value", name.n > 40 ? 40 : (int)name.n,
+				      name.s);
 	if (sp) {
-		tk_reg_lookup(name.s, name.n, (unsigned)n, a64, &view);
-		if (w32)
-			aarch32_w_view(&view);
+		/* The value's width tells SP from WSP; a width the stack
+		 * pointer cannot have keeps the first answer. */
+		tk_reg_view wide;
+		if (tk_reg_lookup(name.s, name.n, (unsigned)n, a64, &wide) == 0) {
+			view = wide;
+			if (w32)
+				aarch32_w_view(&view);
+		}
 	}
 
 	if (!known) {
