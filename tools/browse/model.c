@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_index.h"
 #include "tracekit/index.h"
+#include "view/textfile.h"
 
 struct tkb_model {
 	tk_index *idx;
@@ -21,11 +22,6 @@ struct tkb_model {
 	bool rendered;		/* no text: lines are records (textfile.h) */
 };
 
-/* Where the text file has the line the index describes (tkv_pos_offset). */
-static uint64_t text_offset(const tkb_model *m, uint64_t offset, uint64_t line)
-{
-	return m->rendered ? (line ? line - 1 : 0) : offset;
-}
 
 struct tkb_regs {
 	tk_index_regset *rs;	/* NULL at position 0 */
@@ -45,8 +41,7 @@ int tkb_model_open(tk_cli *cli, tkb_model **out)
 		return -1;
 	}
 	m->n = tk_index_count(m->idx);
-	tk_index_info info = {.size = sizeof info};
-	m->rendered = tk_index_get_info(m->idx, &info) == 0 && !(info.caps & TK_CAP_TEXT);
+	m->rendered = tkv_index_rendered(m->idx);
 	*out = m;
 	return 0;
 }
@@ -75,7 +70,7 @@ void tkb_model_insn(const tkb_model *m, uint64_t i, tk_tpos *out)
 	memset(out, 0, sizeof *out);
 	if (tk_index_get_pos(m->idx, i, &ip) == 0) {
 		out->line = ip.line;
-		out->offset = text_offset(m, ip.offset, ip.line);
+		out->offset = tkv_text_offset(m->rendered, ip.offset, ip.line);
 		out->time = ip.time;
 		out->pc = ip.pc;
 	}
@@ -89,12 +84,12 @@ void tkb_model_block(const tkb_model *m, uint64_t i, uint64_t *start, uint64_t *
 		/* Without instructions, every line is before the first one. */
 		*end = UINT64_MAX;
 		if (m->n && tk_index_get_pos(m->idx, 0, &ip) == 0)
-			*end = text_offset(m, ip.offset, ip.line);
+			*end = tkv_text_offset(m->rendered, ip.offset, ip.line);
 		return;
 	}
 	if (tk_index_get_pos(m->idx, i, &ip) == 0) {
-		*start = text_offset(m, ip.offset, ip.line);
-		*end = text_offset(m, ip.end_offset, ip.end_line);
+		*start = tkv_text_offset(m->rendered, ip.offset, ip.line);
+		*end = tkv_text_offset(m->rendered, ip.end_offset, ip.end_line);
 	}
 }
 

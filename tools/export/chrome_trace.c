@@ -22,17 +22,11 @@ typedef struct chrome {
  * "cpu0", "thread 12"... as the trace calls its contexts. */
 static int name_track(chrome *c, uint32_t context)
 {
-	if (context < 4096) {
-		if (c->named[context / 8] & (1u << (context % 8)))
-			return 0;
-		c->named[context / 8] |= (uint8_t)(1u << (context % 8));
-	} else {
+	if (context >= 4096 || (c->named[context / 8] & (1u << (context % 8))))
 		return 0;
-	}
-	const char *kind = c->cli->tinfo.context_name[0] ? c->cli->tinfo.context_name
-							       : "cpu";
+	c->named[context / 8] |= (uint8_t)(1u << (context % 8));
 	char name[48];
-	snprintf(name, sizeof name, strcmp(kind, "cpu") ? "%s %u" : "%s%u", kind, context);
+	tke_context_name(c->cli, context, name, sizeof name);
 	return tkj_stream_item(&c->js, json_pack("{s:s,s:s,s:i,s:I,s:{s:s}}", "name",
 						 "thread_name", "ph", "M", "pid", 1, "tid",
 						 (json_int_t)context, "args", "name", name));

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 
@@ -29,6 +30,14 @@ typedef struct tke_opts {
 	bool insns;		/* count instructions, not trace time */
 	double scale;		/* microseconds per trace time unit */
 } tke_opts;
+
+/* The name of a context's track or profile, as the trace calls its
+ * contexts: "cpu0", "thread 12". */
+static inline void tke_context_name(const tk_cli *cli, uint32_t context, char *buf, size_t size)
+{
+	const char *kind = cli->tinfo.context_name[0] ? cli->tinfo.context_name : "cpu";
+	snprintf(buf, size, strcmp(kind, "cpu") ? "%s %u" : "%s%u", kind, context);
+}
 
 /* Both return 0, or -1 after printing an error (the output is then
  * incomplete: the caller discards it). */

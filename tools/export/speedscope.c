@@ -108,7 +108,6 @@ int tke_speedscope(tk_cli *cli, FILE *fp, const tke_opts *o)
 	fprintf(fp, "%s,\"profiles\":[", pre);
 	free(pre);
 	tkj_stream js;
-	const char *kind = cli->tinfo.context_name[0] ? cli->tinfo.context_name : "cpu";
 	uint32_t profiles = 0;
 	/* Preorder: before opening a call, close the open ones it is not in
 	 * (those at its depth or deeper).  Each context's root starts a
@@ -127,8 +126,7 @@ int tke_speedscope(tk_cli *cli, FILE *fp, const tke_opts *o)
 			if (profiles++ && fputs("]},", fp) < 0)
 				goto io;
 			char name[48];
-			snprintf(name, sizeof name, strcmp(kind, "cpu") ? "%s %u" : "%s%u", kind,
-				 call->context);
+			tke_context_name(cli, call->context, name, sizeof name);
 			json_t *prof = json_pack("{s:s,s:s,s:s,s:f,s:f}", "type", "evented", "name",
 						 name, "unit", o->insns ? "none" : "microseconds",
 						 "startValue", at(o, &call->entry, false), "endValue",

@@ -44,11 +44,12 @@ int tkv_file_open(tkv_file *f, const char *path, const tk_index *idx, const char
 		*why = NULL;
 	/* A binary trace (Intel PT, Qtrace, HTM, trace buffers) has no text
 	 * lines: they are rendered from the index, one per record. */
-	tk_index_info info = {.size = sizeof info};
-	if (tk_index_get_info(idx, &info) == 0 && !(info.caps & TK_CAP_TEXT)) {
+	if (tkv_index_rendered(idx)) {
 		int rc = tkv_render_new(idx, &f->render);
 		if (rc < 0)
 			return rc;
+		tk_index_info info = {.size = sizeof info};
+		tk_index_get_info(idx, &info);
 		f->size = info.lines;
 		return 0;
 	}

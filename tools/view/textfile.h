@@ -12,6 +12,7 @@
 #ifndef TRACEKIT_VIEW_TEXTFILE_H
 #define TRACEKIT_VIEW_TEXTFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,11 +36,25 @@ typedef struct tkv_file {
 	tkv_render *render;	/* a trace without text: lines rendered */
 } tkv_file;
 
-/* The offset in f of a line the index describes by its byte offset and
- * its 1-based line (record) number. */
+/* True when the browsers show idx's trace through rendered lines: its
+ * source has no text. */
+static inline bool tkv_index_rendered(const tk_index *idx)
+{
+	tk_index_info info = {.size = sizeof info};
+	return tk_index_get_info(idx, &info) == 0 && !(info.caps & TK_CAP_TEXT);
+}
+
+/* The text offset of a line the index describes by its byte offset and
+ * its 1-based line (record) number, in rendered lines or not. */
+static inline uint64_t tkv_text_offset(bool rendered, uint64_t offset, uint64_t line)
+{
+	return rendered ? (line ? line - 1 : 0) : offset;
+}
+
+/* The same in f. */
 static inline uint64_t tkv_pos_offset(const tkv_file *f, uint64_t offset, uint64_t line)
 {
-	return f->render ? (line ? line - 1 : 0) : offset;
+	return tkv_text_offset(f->render != NULL, offset, line);
 }
 
 /* Open the trace of idx (path: the trace as given on the command line).
