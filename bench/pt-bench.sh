@@ -6,6 +6,9 @@
 # side by side, best of N runs (default 5):
 #   tracekit ptxed --quiet --stat, 1 and 2 threads (block decoder),
 #   tracekit ptxed --quiet --stat --insn-decoder, 1 and 2 threads,
+#   tracekit profile --no-index (the call detector over the decoded flow),
+#   1 and 2 threads, and tracekit parse --runs --count (the decoded flow
+#   as the report tools read it, without the detector), 1 and 2 threads,
 #   a plain libipt pt_insn loop and pt_blk loop (bench/pt_loop.c),
 #   perf script --itrace=i0ns on the perf.data form (once), if perf works.
 # Usage: bench/pt-bench.sh [BUILD_DIR] [REPEATS] [RUNS]
@@ -30,22 +33,26 @@ rm -f work.lst
 cat synth.log
 ls -l work.pt
 
-best() { # best-of-$runs wall seconds and the peak RSS of the best run, of CMD...
-	local b=999999 rss=0
+best() { # best-of-$runs wall seconds, then the peak RSS and CPU seconds (user + sys) of the best run, of CMD...
+	local b=999999 rss=0 cpu=0
 	for _ in $(seq "$runs"); do
-		/usr/bin/time -f '%e %M' -o t.out "$@" > out.txt
-		read -r s m < t.out
-		if awk -v s="$s" -v b="$b" 'BEGIN { exit !(s < b) }'; then b=$s; rss=$m; fi
+		/usr/bin/time -f '%e %M %U %S' -o t.out "$@" > out.txt
+		read -r s m u k < t.out
+		if awk -v s="$s" -v b="$b" 'BEGIN { exit !(s < b) }'; then
+			b=$s
+			rss=$m
+			cpu=$(awk -v u="$u" -v k="$k" 'BEGIN { printf "%.2f", u + k }')
+		fi
 	done
-	echo "$b $rss $(head -1 out.txt)"
+	echo "$b $rss $cpu $(head -1 out.txt)"
 }
 
-printf '%-44s %8s %8s  %s\n' "command" "wall s" "RSS MB" "output"
+printf '%-44s %8s %8s %8s  %s\n' "command" "wall s" "CPU s" "RSS MB" "output"
 row() {
 	local name=$1
 	shift
-	read -r s m o < <(best "$@")
-	printf '%-44s %8s %8d  %s\n' "$name" "$s" $((m / 1024)) "$o"
+	read -r s m c o < <(best "$@")
+	printf '%-44s %8s %8s %8d  %s\n' "$name" "$s" "$c" $((m / 1024)) "$o"
 }
 row "libipt pt_insn loop" ./pt_loop insn work.pt workload
 row "libipt pt_blk loop" ./pt_loop blk work.pt workload
@@ -53,6 +60,10 @@ row "tracekit ptxed -q --stat (1 thread)" "$tk" ptxed --quiet --stat --threads=1
 row "tracekit ptxed -q --stat (2 threads)" "$tk" ptxed --quiet --stat --threads=2 --image=workload work.pt
 row "tracekit ptxed -q --stat --insn-decoder (1)" "$tk" ptxed --quiet --stat --insn-decoder --threads=1 --image=workload work.pt
 row "tracekit ptxed -q --stat --insn-decoder (2)" "$tk" ptxed --quiet --stat --insn-decoder --threads=2 --image=workload work.pt
+row "tracekit profile --no-index (1 thread)" "$tk" profile --no-index --threads=1 --image=workload work.pt
+row "tracekit profile --no-index (2 threads)" "$tk" profile --no-index --threads=2 --image=workload work.pt
+row "tracekit parse --runs --count (1 thread)" "$tk" parse --runs --count --threads=1 --image=workload work.pt
+row "tracekit parse --runs --count (2 threads)" "$tk" parse --runs --count --threads=2 --image=workload work.pt
 row "tracekit ptxed --no-inst > /dev/null (2)" sh -c "'$tk' ptxed --no-inst --threads=2 --image=workload work.pt > /dev/null && echo listed"
 if command -v perf > /dev/null && { perf script -i work.data --itrace=i0ns -F ip 2> /dev/null || true; } | head -1 | grep -q .; then
 	runs=1 row "perf script --itrace=i0ns -F ip | wc -l (once)" sh -c "perf script -i work.data --itrace=i0ns -F ip 2>/dev/null | wc -l"

@@ -49,14 +49,17 @@ static volatile unsigned tk_fuzz_sink;
 static void tk_fuzz_pt_decode_all(tk_pt *pt, unsigned threads)
 {
 	for (unsigned s = 0; s < tk_pt_stream_count(pt); s++)
-		for (int dec = 0; dec < 2; dec++) {
+		for (int mode = 0; mode < 3; mode++) {
+			/* block decoder, instruction decoder, joined blocks (the
+			 * runs the report tools read) */
 			tk_pt_decode_opts o;
 			tk_pt_decode_opts_init(&o);
-			o.decoder = dec ? TK_PT_DECODER_INSN : TK_PT_DECODER_BLOCK;
+			o.decoder = mode == 1 ? TK_PT_DECODER_INSN : TK_PT_DECODER_BLOCK;
 			o.threads = threads;
 			o.piece_bytes = 64;
 			o.max_linear = 4096;
-			o.block_marks = true;
+			o.block_marks = mode == 0;
+			o.blocks_only = o.join_blocks = mode == 2;
 			tk_pt_decode *d;
 			if (tk_pt_decode_new(pt, s, &o, &d) < 0)
 				continue;
@@ -66,6 +69,7 @@ static void tk_fuzz_pt_decode_all(tk_pt *pt, unsigned threads)
 					tk_fuzz_sink += it.bytes[i];
 				for (const char *t = it.text; t && *t; t++)
 					tk_fuzz_sink += (unsigned char)*t;
+				tk_fuzz_sink += it.ninsn + it.size + it.branch + (it.end_ip & 0xff);
 			}
 			tk_pt_decode_free(d);
 		}

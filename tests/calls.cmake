@@ -35,3 +35,8 @@ foreach(case calltree32 calltree64 seed_example quicksort callinfo profile
   set_tests_properties(calls.${case} PROPERTIES ENVIRONMENT
     "TK_BIN=${TK_BIN};TK_TRACES=${TK_TRACES};TK_WORK=${CMAKE_CURRENT_BINARY_DIR}")
 endforeach()
+# Runs of instructions against the same instructions one by one.
+add_executable(test_calls_runs ${CMAKE_SOURCE_DIR}/tests/calls/test_runs.c)
+target_include_directories(test_calls_runs PRIVATE ${CMAKE_SOURCE_DIR}/lib/calls)
+target_link_libraries(test_calls_runs PRIVATE tracekit)
+add_test(NAME calls.runs COMMAND test_calls_runs)

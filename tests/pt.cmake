@@ -70,7 +70,7 @@ tk_add_fuzzer(NAME fuzz_perf SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_perf.c
 
 # Intel PT as a trace source: calltree, profile, callinfo, flamegraph and
 # the index on raw PT (--image) and perf.data (its own mappings).
-foreach(case calltree reports formats gap index bad)
+foreach(case calltree reports formats gap index bad runs)
   add_test(NAME pt.source.${case} COMMAND sh ${TK_PT_SRC}/source.sh ${case})
   set_tests_properties(pt.source.${case} PROPERTIES FIXTURES_REQUIRED pt_data SKIP_RETURN_CODE 77
     ENVIRONMENT "TK_BIN=${TK_BIN};TK_WORK=${TK_PT_WORK}" TIMEOUT 300)

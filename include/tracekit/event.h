@@ -38,9 +38,11 @@ typedef enum tk_event_kind {
 	TK_EV_CALL,	/* function entry, from function-level traces */
 	TK_EV_RETURN,	/* function exit, from function-level traces */
 	TK_EV_GAP,	/* part of the execution is missing from the trace */
+	TK_EV_RUN,	/* instructions one after another, in one event (only
+			 * to a reader that asked: tk_source_want_runs) */
 } tk_event_kind;
 
-#define TK_EV_KIND_MAX TK_EV_GAP
+#define TK_EV_KIND_MAX TK_EV_RUN
 
 typedef enum tk_isa {
 	TK_ISA_UNKNOWN = 0,
@@ -159,6 +161,25 @@ typedef struct tk_gap {
 	size_t msg_len;
 } tk_gap;
 
+/*
+ * A run of instructions (TK_EV_RUN): count instructions executed one after
+ * another in one context, of which only the last may be a call or a return
+ * (every earlier one's branch kind is NONE or JUMP).  It stands for count
+ * TK_EV_INSN events: the event's time, line and offset are the first
+ * instruction's, the i-th one (from 0) has time + i and line + i.  Of the
+ * earlier instructions only the first one's address is given.  A source
+ * gives runs (where its decoder sees them whole: Intel PT's blocks) only to
+ * a reader that asks for them, one that needs no more than this: the call
+ * detector, profiles.
+ */
+typedef struct tk_insn_run {
+	uint64_t first_pc;	/* the first instruction's address */
+	uint64_t count;		/* instructions, >= 1 */
+	tk_insn last;		/* the last instruction (its branch kind, width;
+				 * the width may be 0, unknown, unless it is a
+				 * call or a return) */
+} tk_insn_run;
+
 typedef struct tk_event {
 	tk_event_kind kind;
 	uint32_t context;	/* CPU or thread (tk_source_info says which) */
@@ -175,13 +196,14 @@ typedef struct tk_event {
 		tk_text text;
 		tk_func_event func;
 		tk_gap gap;
+		tk_insn_run run;
 	} u;
 } tk_event;
 
 /* Short names, for printing: "A32", "T32", "A64", "x86-64", "ppc64", "?" */
 const char *tk_isa_name(tk_isa isa);
 
-/* "INSN", "REG", "MEM", "TEXT", "CALL", "RETURN", "GAP", or "?". */
+/* "INSN", "REG", "MEM", "TEXT", "CALL", "RETURN", "GAP", "RUN", or "?". */
 const char *tk_event_kind_name(tk_event_kind kind);
 
 /* "disabled", "overflow", "decode error", "buffer full", "other". */

@@ -168,8 +168,16 @@ typedef struct tk_pt_decode_opts {
 	unsigned threads;	/* 0: one per online CPU */
 	uint64_t piece_bytes;	/* target piece size; 0: TK_PT_PIECE_BYTES */
 	/* Block decoder only: yield TK_PT_BLOCK items instead of the
-	 * instructions (what counting needs; much cheaper). */
+	 * instructions (what counting and the call detector need; much
+	 * cheaper).  Blocks end at every call, so only a block's last
+	 * instruction may be a call or a return. */
 	bool blocks_only;
+	/* With blocks_only: a block whose last instruction is neither a
+	 * call nor a return is joined with the blocks after it (while no
+	 * event, error or gap comes between), so that a TK_PT_BLOCK item is a
+	 * run of the event model (TK_EV_RUN): only its last instruction may
+	 * be a call or a return.  Block numbers then count the items. */
+	bool join_blocks;
 	/* Block decoder only: a TK_PT_BLOCK item before each block's
 	 * instructions (ptxed --block:show-blocks). */
 	bool block_marks;
@@ -217,8 +225,9 @@ typedef struct tk_pt_item {
 				 * EVENT: the event's ip, if has_ip */
 	uint64_t number;	/* INSN: 1-based instruction number in the
 				 * stream; BLOCK: 1-based block number */
-	/* TK_PT_INSN */
-	const uint8_t *bytes;	/* size bytes, in memory order */
+	/* TK_PT_INSN (and, with blocks_only, TK_PT_BLOCK: its last
+	 * instruction's size, class and branch; size 0 if unknown) */
+	const uint8_t *bytes;	/* size bytes, in memory order (INSN only) */
 	uint8_t size;
 	uint8_t iclass;		/* libipt's enum pt_insn_class */
 	tk_branch branch;	/* CALL (not a call to the next instruction),

@@ -142,6 +142,9 @@ typedef struct tk_source_spec {
 	 * compressed or not) open it: e.g. recording checkpoints while the
 	 * index is built.  NULL: the defaults. */
 	const tk_input_opts *input_opts;
+	/* Threads a format that decodes in parallel by itself (Intel PT)
+	 * uses; 0: one per online CPU. */
+	unsigned threads;
 } tk_source_spec;
 
 void tk_source_spec_init(tk_source_spec *spec);
@@ -179,6 +182,16 @@ int tk_source_detect(const char *path, const tk_source_spec *spec,
  * reported to the diagnostic callback and skipped (or kept as text).
  */
 int tk_source_next(tk_source *src, tk_event *ev);
+
+/*
+ * Ask for runs of instructions (TK_EV_RUN, event.h) in place of the
+ * TK_EV_INSN events they stand for, where the source can give them; before
+ * the first tk_source_next().  For readers that need no more of the
+ * instructions than a run tells (the call detector does not).  Returns
+ * true if the source will give runs, false if it goes on giving every
+ * instruction.
+ */
+bool tk_source_want_runs(tk_source *src);
 
 /*
  * Go back (or forward) to a record the source reported before: the next

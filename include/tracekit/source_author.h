@@ -34,6 +34,8 @@ typedef struct tk_source_ops {
 	void (*free)(tk_source *src);
 	/* As tk_source_seek(); NULL: TK_ERR_UNSUPPORTED. */
 	int (*seek)(tk_source *src, const tk_seek_point *at);
+	/* As tk_source_want_runs(); NULL: no runs. */
+	bool (*want_runs)(tk_source *src);
 } tk_source_ops;
 
 struct tk_source {

@@ -77,12 +77,8 @@ static int new_context(tk_calls *c, uint32_t id, tk_cctx **out)
 	return 0;
 }
 
-static int context(tk_calls *c, uint32_t id, tk_cctx **out)
+static int context_slow(tk_calls *c, uint32_t id, tk_cctx **out)
 {
-	if (c->last && c->last->id == id) {
-		*out = c->last;
-		return 0;
-	}
 	if (c->ctxmask) {
 		for (uint32_t h = ctx_hash(id) & c->ctxmask; c->ctxmap[h]; h = (h + 1) & c->ctxmask)
 			if (c->ctx[c->ctxmap[h] - 1]->id == id) {
@@ -96,15 +92,25 @@ static int context(tk_calls *c, uint32_t id, tk_cctx **out)
 	return rc;
 }
 
+static inline int context(tk_calls *c, uint32_t id, tk_cctx **out)
+{
+	if (c->last && c->last->id == id) {
+		*out = c->last;
+		return 0;
+	}
+	return context_slow(c, id, out);
+}
+
 /* ---- steps ---- */
 
 static bool is_step(tk_calls *c, tk_event_kind kind)
 {
+	bool insn = kind == TK_EV_INSN || kind == TK_EV_RUN;
 	if (!c->steps_decided) {
-		c->func_steps = kind != TK_EV_INSN;
+		c->func_steps = !insn;
 		c->steps_decided = true;
 	}
-	return c->func_steps ? kind != TK_EV_INSN : kind == TK_EV_INSN;
+	return c->func_steps ? !insn : insn;
 }
 
 /* A step of context x at tpos t. */
@@ -154,6 +160,58 @@ static int on_insn(tk_calls *c, tk_cctx *x, const tk_event *ev)
 	return insn_at(c, x, &cur, in->width, in->isa, in->branch);
 }
 
+/* The last instruction of a run of count, at t, following the run's first
+ * one (or an earlier last one): nothing between them is a call or a
+ * return, so only it and the count matter (as TK_CS_STEPS). */
+static void run_end(tk_calls *c, tk_cctx *x, const tk_tpos *t, uint64_t count,
+		    const tk_insn *last)
+{
+	if (!c->func_steps)
+		note_step(x, t);
+	x->prev = *t;
+	x->prev_width = last->width;
+	x->prev_isa = last->isa;
+	x->prev_branch = last->branch;
+	x->have_prev = true;
+	x->ninsn += count;
+	tk_calls_arm_step(x);
+}
+
+static int on_run(tk_calls *c, tk_cctx *x, const tk_event *ev)
+{
+	const tk_insn_run *r = &ev->u.run;
+	if (!r->count)
+		return 0;
+	const tk_insn *last = &r->last;
+	tk_tpos first = {ev->time, ev->line, ev->offset, r->first_pc, c->nsteps};
+	uint64_t base = c->nsteps;
+	if (!c->func_steps)
+		c->nsteps += r->count;
+	else
+		first.pos = base ? base - 1 : 0;
+	if (r->count == 1)
+		return insn_at(c, x, &first, last->width, last->isa, last->branch);
+	/* As insn_at for the first instruction (neither a call nor a return),
+	 * whose step, prev and sp state the run's end replaces at once. */
+	int rc = 0;
+	if (!c->func_steps && !x->have_first) {
+		x->first = first;
+		x->have_first = true;
+	}
+	uint64_t natural;
+	if (x->have_prev && !tk_calls_sequential(x->prev.pc, x->prev_width, x->prev_isa, first.pc,
+						 &natural)) {
+		if (x->prev_branch == TK_BR_UNKNOWN)
+			rc = tk_calls_arm_transfer(c, x, &first, natural);
+		else
+			rc = tk_calls_branch_transfer(c, x, &first, natural);
+	}
+	tk_tpos end = {ev->time + r->count - 1, ev->line + r->count - 1, ev->offset, last->pc,
+		       c->func_steps ? first.pos : base + r->count - 1};
+	run_end(c, x, &end, r->count, last);
+	return rc;
+}
+
 static int on_func(tk_calls *c, tk_cctx *x, const tk_event *ev)
 {
 	tk_tpos at = {ev->time, ev->line, ev->offset, ev->u.func.addr, c->nsteps};
@@ -178,6 +236,11 @@ int tk_calls_feed(tk_calls *c, const tk_event *ev)
 		if ((rc = context(c, ev->context, &x)) < 0)
 			return rc;
 		return on_insn(c, x, ev);
+	case TK_EV_RUN:
+		is_step(c, ev->kind);
+		if ((rc = context(c, ev->context, &x)) < 0)
+			return rc;
+		return on_run(c, x, ev);
 	case TK_EV_REG:
 		if ((rc = context(c, ev->context, &x)) < 0)
 			return rc;
@@ -252,14 +315,8 @@ static int summary_record(tk_calls *c, const tk_csrec *r, uint64_t step_base, ui
 		/* r->x instructions, each its predecessor's natural successor,
 		 * with nothing the detector reads between them: only the last
 		 * one and the count matter. */
-		note_step(x, &t);
-		x->prev = t;
-		x->prev_width = r->width;
-		x->prev_isa = (tk_isa)r->isa;
-		x->prev_branch = (tk_branch)r->branch;
-		x->have_prev = true;
-		x->ninsn += r->x;
-		tk_calls_arm_step(x);
+		run_end(c, x, &t, r->x, &(tk_insn){.width = r->width, .isa = (tk_isa)r->isa,
+						     .branch = (tk_branch)r->branch});
 		return 0;
 	case TK_CS_REG: {
 		x->have_text = false;

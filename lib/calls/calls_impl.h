@@ -13,7 +13,8 @@
  * potential frame is forgotten at the bottom when the ring is full.  A hash
  * table maps a key to the newest open frame with that key; each frame links
  * to the previous one with the same key, so a return is matched in O(1)
- * whatever the depth.
+ * whatever the depth.  The newest few frames stay out of the table and are
+ * searched one by one (cheaper than hashing for calls that soon return).
  */
 #ifndef TRACEKIT_CALLS_IMPL_H
 #define TRACEKIT_CALLS_IMPL_H
@@ -51,6 +52,7 @@ typedef struct tk_stack {
 	tk_frame *ring;
 	uint64_t mask;		/* ring capacity - 1 */
 	uint64_t bottom, top;
+	uint64_t hashed;	/* [bottom, hashed) are in the table (stack.c) */
 	uint64_t *table;	/* frame position + 1, 0 = empty; 2x ring capacity */
 	uint64_t tmask;
 	uint32_t root_forest;	/* calls with no open caller */
@@ -166,6 +168,10 @@ static inline tk_frame *tk_stack_top(tk_stack *s)
  * forgets its oldest frame if that one is potential and the limit is
  * reached, else grows.  Errors: TK_ERR_NOMEM, a sink's error. */
 int tk_stack_push(tk_calls *c, tk_stack *s, const tk_frame *f);
+
+/* The same, built in place: the new top frame with its forest set, every
+ * other field for the caller to fill in; NULL with *rc on error. */
+tk_frame *tk_stack_push_new(tk_calls *c, tk_stack *s, int *rc);
 
 /* The newest open frame with this key, or TK_NO_FRAME. */
 uint64_t tk_stack_lookup(tk_stack *s, unsigned space, uint64_t key, uint64_t sp, bool sp_known);

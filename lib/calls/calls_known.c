@@ -10,11 +10,22 @@ int tk_calls_branch_transfer(tk_calls *c, tk_cctx *x, const tk_tpos *cur, uint64
 {
 	tk_stack *s = &x->stack;
 	if (x->prev_branch == TK_BR_CALL) {
-		tk_frame f = {.space = TK_KEY_RETURN, .key = natural, .call = x->prev, .entry = *cur,
-			      .fam = TK_FAM_NONE, .firm = true};
 		TK_CALLS_DEBUG(c, "line %" PRIu64 ": call 0x%" PRIx64 " -> 0x%" PRIx64
 			       ", returning to 0x%" PRIx64, x->prev.line, x->prev.pc, cur->pc, natural);
-		return tk_stack_push(c, s, &f);
+		int rc;
+		tk_frame *f = tk_stack_push_new(c, s, &rc);
+		if (!f)
+			return rc;
+		f->key = natural;
+		f->sp = 0;
+		f->call = x->prev;
+		f->entry = *cur;
+		f->space = TK_KEY_RETURN;
+		f->fam = TK_FAM_NONE;
+		f->sp_known = false;
+		f->firm = true;
+		f->linked = false;
+		return 0;
 	}
 	if (x->prev_branch != TK_BR_RETURN)
 		return 0;

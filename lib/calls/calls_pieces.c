@@ -57,9 +57,10 @@ static int event(void *ctx, tk_piece *p, const tk_event *ev)
 		if (err)
 			return err;
 	}
-	bool step = r->steps == TK_STEPS_FUNCS ? ev->kind == TK_EV_CALL || ev->kind == TK_EV_RETURN
-					       : ev->kind == TK_EV_INSN;
-	x->steps += step;
+	if (r->steps == TK_STEPS_FUNCS)
+		x->steps += ev->kind == TK_EV_CALL || ev->kind == TK_EV_RETURN;
+	else
+		x->steps += ev->kind == TK_EV_RUN ? ev->u.run.count : ev->kind == TK_EV_INSN;
 	return tk_callsum_feed(x->sum, ev);
 }
 

@@ -216,6 +216,41 @@ static int on_insn(tk_callsum *s, pctx *x, const tk_event *ev)
 	return 0;
 }
 
+/* A run: its first instruction as one, then the rest as a run of
+ * sequential ones (nothing in it transfers control as the detector sees). */
+static int on_run(tk_callsum *s, pctx *x, const tk_event *ev)
+{
+	const tk_insn_run *run = &ev->u.run;
+	if (!run->count)
+		return 0;
+	tk_event first = *ev;
+	first.kind = TK_EV_INSN;
+	first.u.insn = run->last;
+	first.u.insn.pc = run->first_pc;
+	if (run->count > 1) {
+		first.u.insn.width = 0;
+		first.u.insn.branch = TK_BR_NONE;
+	}
+	int err = on_insn(s, x, &first);
+	if (err || run->count == 1)
+		return err;
+	uint64_t more = run->count - 1;
+	if (!s->func_steps)
+		s->nsteps += more;
+	x->prev_pc = run->last.pc;
+	x->prev_width = run->last.width;
+	x->prev_isa = run->last.isa;
+	x->run += more;
+	tk_csrec *r = &x->last;
+	r->t = (tk_tpos){ev->time + more, ev->line + more, ev->offset, run->last.pc, s->nsteps};
+	r->ctx = x->id;
+	r->type = TK_CS_INSN;
+	r->isa = (uint8_t)run->last.isa;
+	r->width = run->last.width;
+	r->branch = (uint8_t)run->last.branch;
+	return 0;
+}
+
 int tk_callsum_feed(tk_callsum *s, const tk_event *ev)
 {
 	pctx *x;
@@ -226,6 +261,10 @@ int tk_callsum_feed(tk_callsum *s, const tk_event *ev)
 		if (!(x = lookup(s, ev)))
 			return TK_ERR_NOMEM;
 		return on_insn(s, x, ev);
+	case TK_EV_RUN:
+		if (!(x = lookup(s, ev)))
+			return TK_ERR_NOMEM;
+		return on_run(s, x, ev);
 	case TK_EV_REG:
 		if (!(x = lookup(s, ev)))
 			return TK_ERR_NOMEM;

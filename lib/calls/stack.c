@@ -3,7 +3,9 @@
  *
  * Frames are kept in a ring [bottom, top); a hash table with linear probing
  * maps each key to the newest open frame with that key, and frames with
- * the same key are chained from newer to older.  Confirmed calls leave as
+ * the same key are chained from newer to older.  The newest LAZY frames
+ * [hashed, top) are left out of the table and searched one by one: most
+ * calls return before they sink that deep, so they never touch the table.  Confirmed calls leave as
  * the sink's forests: a frame's forest collects the calls confirmed while
  * it was the newest open frame, and moves to the frame below when it is
  * confirmed or dropped.
@@ -16,6 +18,7 @@
 #include "tracekit/error.h"
 
 #define INITIAL_CAP 64
+#define LAZY 16
 
 static inline uint64_t key_hash(unsigned space, uint64_t key, uint64_t sp, bool sp_known)
 {
@@ -66,6 +69,9 @@ static uint64_t slot_of(tk_stack *s, unsigned space, uint64_t key, uint64_t sp, 
 
 uint64_t tk_stack_lookup(tk_stack *s, unsigned space, uint64_t key, uint64_t sp, bool sp_known)
 {
+	for (uint64_t pos = s->top; pos-- > s->hashed;)
+		if (key_eq(tk_stack_at(s, pos), space, key, sp, sp_known))
+			return pos;
 	uint64_t v = s->table[slot_of(s, space, key, sp, sp_known)];
 	return v ? v - 1 : TK_NO_FRAME;
 }
@@ -93,6 +99,8 @@ static void slot_delete(tk_stack *s, uint64_t i)
  * frame with that key, or remove the key. */
 static void unlink_key(tk_stack *s, uint64_t pos)
 {
+	if (pos >= s->hashed)
+		return;		/* never in the table */
 	const tk_frame *f = tk_stack_at(s, pos);
 	uint64_t i = slot_of(s, f->space, f->key, f->sp, f->sp_known);
 	if (!s->table[i] || s->table[i] - 1 != pos)
@@ -103,10 +111,19 @@ static void unlink_key(tk_stack *s, uint64_t pos)
 		slot_delete(s, i);
 }
 
+/* Remove the newest frame. */
+static void pop_top(tk_stack *s)
+{
+	unlink_key(s, s->top - 1);
+	s->top--;
+	if (s->hashed > s->top)
+		s->hashed = s->top;
+}
+
 static void rebuild_table(tk_stack *s)
 {
 	memset(s->table, 0, (s->tmask + 1) * sizeof *s->table);
-	for (uint64_t pos = s->bottom; pos < s->top; pos++) {
+	for (uint64_t pos = s->bottom; pos < s->hashed; pos++) {
 		const tk_frame *f = tk_stack_at(s, pos);
 		s->table[slot_of(s, f->space, f->key, f->sp, f->sp_known)] = pos + 1;
 	}
@@ -137,8 +154,7 @@ int tk_stack_drop_top(tk_calls *c, tk_stack *s)
 {
 	uint64_t pos = s->top - 1;
 	uint32_t forest = tk_stack_at(s, pos)->forest;
-	unlink_key(s, pos);
-	s->top--;
+	pop_top(s);
 	return join_into(c, parent_forest(s), forest);
 }
 
@@ -153,6 +169,8 @@ static int evict_bottom(tk_calls *c, tk_stack *s)
 	uint32_t forest = f->forest;
 	unlink_key(s, s->bottom);
 	s->bottom++;
+	if (s->hashed < s->bottom)
+		s->hashed = s->bottom;
 	return join_into(c, &s->root_forest, forest);
 }
 
@@ -178,25 +196,39 @@ static int grow(tk_stack *s)
 	return 0;
 }
 
-int tk_stack_push(tk_calls *c, tk_stack *s, const tk_frame *f)
+tk_frame *tk_stack_push_new(tk_calls *c, tk_stack *s, int *rc)
 {
-	int rc;
 	if (s->top - s->bottom > s->mask) {
 		bool oldest_potential = !tk_stack_at(s, s->bottom)->firm;
 		if (s->mask + 1 >= TK_CALLS_MAX_PENDING && oldest_potential)
-			rc = evict_bottom(c, s);
+			*rc = evict_bottom(c, s);
 		else
-			rc = grow(s);
-		if (rc < 0)
-			return rc;
+			*rc = grow(s);
+		if (*rc < 0)
+			return NULL;
 	}
-	uint64_t pos = s->top++;
-	tk_frame *e = tk_stack_at(s, pos);
+	tk_frame *e = tk_stack_at(s, s->top++);
+	e->forest = TK_CALL_NONE;
+	/* The new frame stays out of the table (LAZY >= 1): only older ones
+	 * go in, already filled in. */
+	while (s->top - s->hashed > LAZY) {
+		tk_frame *h = tk_stack_at(s, s->hashed);
+		uint64_t i = slot_of(s, h->space, h->key, h->sp, h->sp_known);
+		h->prev_same = s->table[i] ? s->table[i] - 1 : TK_NO_FRAME;
+		s->table[i] = ++s->hashed;
+	}
+	*rc = 0;
+	return e;
+}
+
+int tk_stack_push(tk_calls *c, tk_stack *s, const tk_frame *f)
+{
+	int rc;
+	tk_frame *e = tk_stack_push_new(c, s, &rc);
+	if (!e)
+		return rc;
 	*e = *f;
 	e->forest = TK_CALL_NONE;
-	uint64_t i = slot_of(s, e->space, e->key, e->sp, e->sp_known);
-	e->prev_same = s->table[i] ? s->table[i] - 1 : TK_NO_FRAME;
-	s->table[i] = pos + 1;
 	return 0;
 }
 
@@ -214,8 +246,7 @@ static int confirm_top(tk_calls *c, tk_cctx *x, const tk_tpos *exit, const tk_tp
 		.flags = flags | (f->firm ? TK_CALL_FIRM : 0),
 	};
 	uint32_t children = f->forest, forest = TK_CALL_NONE;
-	unlink_key(s, pos);
-	s->top--;
+	pop_top(s);
 	int rc = c->sink.confirm(c->sink.ctx, &call, children, &forest);
 	if (rc < 0)
 		return c->error = rc;

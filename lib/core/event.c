@@ -26,7 +26,7 @@ const char *tk_event_kind_name(tk_event_kind kind)
 	static const char *const names[] = {
 		[TK_EV_INSN] = "INSN", [TK_EV_REG] = "REG", [TK_EV_MEM] = "MEM",
 		[TK_EV_TEXT] = "TEXT", [TK_EV_CALL] = "CALL", [TK_EV_RETURN] = "RETURN",
-		[TK_EV_GAP] = "GAP",
+		[TK_EV_GAP] = "GAP", [TK_EV_RUN] = "RUN",
 	};
 	return (unsigned)kind <= TK_EV_KIND_MAX && names[kind] ? names[kind] : "?";
 }
@@ -117,6 +117,10 @@ static size_t strings_size(const tk_event *ev, unsigned flags)
 		if (all)
 			n += ev->u.insn.mode_len + ev->u.insn.disasm_len;
 		break;
+	case TK_EV_RUN:
+		if (all)
+			n += ev->u.run.last.mode_len + ev->u.run.last.disasm_len;
+		break;
 	case TK_EV_REG:
 		n += 2 * (size_t)ev->u.reg.view.len;
 		if (all)
@@ -190,14 +194,17 @@ tk_event *tk_event_copy_into(const tk_event *ev, unsigned flags, void *buf, size
 	}
 	switch (ev->kind) {
 	case TK_EV_INSN:
+	case TK_EV_RUN: {
+		tk_insn *in = ev->kind == TK_EV_RUN ? &e->u.run.last : &e->u.insn;
 		if (all) {
-			e->u.insn.mode = keep(&a, ev->u.insn.mode, ev->u.insn.mode_len);
-			e->u.insn.disasm = keep(&a, ev->u.insn.disasm, ev->u.insn.disasm_len);
+			in->mode = keep(&a, in->mode, in->mode_len);
+			in->disasm = keep(&a, in->disasm, in->disasm_len);
 		} else {
-			e->u.insn.mode = e->u.insn.disasm = "";
-			e->u.insn.mode_len = e->u.insn.disasm_len = 0;
+			in->mode = in->disasm = "";
+			in->mode_len = in->disasm_len = 0;
 		}
 		break;
+	}
 	case TK_EV_REG:
 		e->u.reg.value = keep(&a, ev->u.reg.value, ev->u.reg.view.len);
 		e->u.reg.state = keep(&a, ev->u.reg.state, ev->u.reg.view.len);

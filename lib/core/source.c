@@ -92,28 +92,37 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static bool is_key_option(const tk_source_format *fmt, const char *name)
+{
+	for (const tk_source_option *o = fmt ? fmt->options : NULL; o && o->name; o++)
+		if (o->index_key && !strcmp(o->name, name))
+			return true;
+	return false;
+}
+
 int tk_source_options_key(const tk_source_format *fmt, const tk_source_spec *spec, char **out)
 {
-	const tk_source_option *o = fmt ? fmt->options : NULL;
-	size_t n = 0, len = 1;
+	/* Every occurrence counts: repeatable options (--raw) add up, and a
+	 * repeated plain one at worst makes an index look stale. */
+	size_t n = spec && spec->size >= offsetof(tk_source_spec, images) ? spec->nopts : 0;
+	size_t len = 1;
 	*out = NULL;
-	for (size_t i = 0; o && o[i].name; i++)
-		n++;
 	char **parts = calloc(n + 1, sizeof *parts);
 	if (!parts)
 		return TK_ERR_NOMEM;
 	size_t k = 0;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *v = o[i].index_key ? tk_source_spec_get(spec, o[i].name) : NULL;
-		if (!v)
+		if (!is_key_option(fmt, spec->opts[i].name))
 			continue;
-		size_t m = strlen(o[i].name) + strlen(v) + 2;
+		const char *name = spec->opts[i].name;
+		const char *v = spec->opts[i].value ? spec->opts[i].value : "";
+		size_t m = strlen(name) + strlen(v) + 2;
 		if (!(parts[k] = malloc(m))) {
 			rc = TK_ERR_NOMEM;
 			break;
 		}
-		snprintf(parts[k], m, *v ? "%s=%s" : "%s", o[i].name, v);
+		snprintf(parts[k], m, *v ? "%s=%s" : "%s", name, v);
 		len += m;
 		k++;
 	}
@@ -125,6 +134,8 @@ int tk_source_options_key(const tk_source_format *fmt, const tk_source_spec *spe
 		qsort(parts, k, sizeof *parts, cmp_str);
 		s[0] = 0;
 		for (size_t i = 0; i < k; i++) {
+			if (i && !strcmp(parts[i], parts[i - 1]))
+				continue;	/* the same option twice */
 			if (i)
 				strcat(s, ",");
 			strcat(s, parts[i]);
@@ -202,6 +213,11 @@ int tk_source_get_info(const tk_source *src, tk_source_info *info)
 int tk_source_next(tk_source *src, tk_event *ev)
 {
 	return src->ops->next(src, ev);
+}
+
+bool tk_source_want_runs(tk_source *src)
+{
+	return src->ops->want_runs && src->ops->want_runs(src);
 }
 
 int tk_source_seek(tk_source *src, const tk_seek_point *at)

@@ -11,18 +11,9 @@
 #include <string.h>
 
 #include "../check.h"
+#include "../rand.h"
 #include "tracekit/calls.h"
 #include "tracekit/error.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint32_t rnd(uint32_t n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng % n);
-}
 
 /* One stream fed to two detectors: one building the tree, one spilling. */
 struct pair {

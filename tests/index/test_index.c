@@ -622,7 +622,7 @@ static void synth_free(tk_source *s)
 
 static void test_synthetic(void)
 {
-	static const tk_source_ops ops = {synth_next, synth_free, NULL};
+	static const tk_source_ops ops = {.next = synth_next, .free = synth_free, .seek = NULL};
 	synth *y = calloc(1, sizeof *y);
 	tk_source_init(&y->base, &ops, NULL, "synthetic", NULL);
 	y->base.info.caps = TK_CAP_INSNS | TK_CAP_MEM | TK_CAP_MEM_VALUES;
@@ -736,7 +736,7 @@ static void test_stale(void)
 	 * be taken for an index of the longer trace (12). */
 	copy_file(src, trace);
 	growing *g = calloc(1, sizeof *g);
-	static const tk_source_ops ops = {growing_next, growing_free, NULL};
+	static const tk_source_ops ops = {.next = growing_next, .free = growing_free, .seek = NULL};
 	CHECK(tk_tarmac_open(trace, NULL, &g->inner) == 0);
 	tk_source_init(&g->base, &ops, tk_source_format_find("tarmac"), trace, NULL);
 	g->base.info = g->inner->info;

@@ -146,6 +146,15 @@ case_index() {
 	"$bin" calltree -v --cpu=6/142/10 --image=calls-static@0x400000 $tmp.pt > $tmp.ct 2> $tmp.err
 	grep -q 'reusing index' $tmp.err || fail "rebuilt index not reused: $(cat $tmp.err)"
 	check_counts "rebuilt index" static.counts $tmp.ct
+	# Every --raw counts: an index built with two is stale for one.
+	vdso=$(sed -n 's/^raw://p' static.images)
+	"$bin" index --image=calls-static --raw=$vdso --raw=${vdso%@*}@0x7fff00000000 $tmp.pt \
+		> /dev/null 2>&1 || fail "index with two --raw: status $?"
+	"$bin" calltree -v --image=calls-static --raw=${vdso%@*}@0x7fff00000000 $tmp.pt \
+		> /dev/null 2> $tmp.err
+	grep -q 'reusing index' $tmp.err && fail "an index built with two --raw reused for one"
+	grep -q "built with .*raw=$vdso.*, not " $tmp.err ||
+		fail "two --raw: the stale index not explained: $(cat $tmp.err)"
 	rm -f $tmp.pt.index
 }
 
@@ -173,6 +182,62 @@ case_bad() {
 	st=$?
 	[ $st -lt 2 ] || fail "cut perf.data: status $st"
 	[ -s $tmp.err ] || fail "cut perf.data: no message"
+}
+
+case_runs() {
+	# The streaming report tools read runs of instructions; the index is
+	# built from one event per instruction.  Both must give the same
+	# activations at the same positions, on every variant and with 1 and
+	# 2 threads; and parse --runs must cover the instruction flow exactly.
+	for prog in static pie; do
+		if [ $prog = static ]; then o="--image=$PWD/calls-static"; else o=$(imgs pie); fi
+		for v in base psb16 tnt64 noretcomp interrupts all; do
+			f=$prog-$v.pt
+			cp $f $tmp.pt
+			"$bin" index $o $tmp.pt > /dev/null 2>&1 || fail "$f: index: status $?"
+			"$bin" calltree -v $o $tmp.pt > $tmp.ix 2> $tmp.err
+			grep -q 'reusing index' $tmp.err || fail "$f: index not used"
+			"$bin" profile $o $tmp.pt > $tmp.pix 2> /dev/null
+			for th in 1 2; do
+				"$bin" calltree -v --no-index --threads=$th $o $f > $tmp.st 2> /dev/null ||
+					fail "$f: calltree --threads=$th: status $?"
+				cmp -s $tmp.ix $tmp.st ||
+					fail "$f: streamed ($th threads) and indexed trees differ"
+				"$bin" profile --no-index --threads=$th $o $f > $tmp.pst 2> /dev/null
+				cmp -s $tmp.pix $tmp.pst ||
+					fail "$f: streamed ($th threads) and indexed profiles differ"
+			done
+			"$bin" parse $o $f > $tmp.insn 2> /dev/null
+			"$bin" parse --runs $o $f > $tmp.runs 2> /dev/null
+			r=$(awk '
+				FNR == NR {
+					if ($3 == "INSN") {
+						l = substr($1, 2); pc[l] = substr($4, 4); w[l] = substr($6, 3)
+						insns++
+					}
+					next
+				}
+				$3 == "INSN" { bad++ }
+				$3 == "RUN" {
+					l = substr($1, 2); n = substr($4, 3); runs++; total += n
+					# the last width: exact for a call or a return,
+					# else that of the instruction or 0 (not looked up)
+					ww = substr($7, 3)
+					if (pc[l] != substr($5, 7) || pc[l + n - 1] != substr($6, 6) ||
+					    (w[l + n - 1] != ww && (ww != 0 || $8 == "branch=call" ||
+								    $8 == "branch=return")))
+						bad++
+					for (i = l; i < l + n; i++)
+						if (!(i in pc))
+							bad++
+				}
+				END { print bad + 0, runs + 0, total + 0, insns + 0 }' $tmp.insn $tmp.runs)
+			set -- $r
+			[ "$1" = 0 ] && [ "$3" = "$4" ] && [ "$2" -gt 0 ] && [ "$2" -lt "$4" ] ||
+				fail "$f: parse --runs: $1 bad runs, $3 instructions in $2 runs, not $4"
+		done
+	done
+	rm -f $tmp.pt.index
 }
 
 "case_$1"

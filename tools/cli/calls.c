@@ -100,6 +100,7 @@ static tk_status from_trace(tk_cli *cli, const tk_calls_sink *sink, tk_callwalk 
 		return st;
 	tk_source_info si = {.size = sizeof si};
 	tk_source_get_info(src, &si);
+	tk_source_want_runs(src);	/* the detector needs no more of them */
 	tk_calls_opts co;
 	tk_calls_opts_init(&co);
 	if (tk_cli_debug(cli, "call_heuristics"))

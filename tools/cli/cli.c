@@ -367,6 +367,7 @@ tk_status tk_cli_parse(tk_cli *cli, int argc, char **argv, const tk_cli_spec *sp
 	cli->spec.nimages = (size_t)cli->nimages;
 	cli->spec.diag = tk_cli_print_diag;
 	cli->spec.diag_ctx = cli;
+	cli->spec.threads = cli->threads;
 	return TK_ST_OK;
 }
 

@@ -9,6 +9,8 @@
  *   L<line> t=<time> MEM <R|W> addr=0x<addr>[ paddr=0x<addr>] size=<n>
  *       [ excl] bytes=<bytes>| aborted
  *   L<line> t=<time> TEXT kind=<type word> "<line without timestamp>"
+ *   L<line> t=<time> RUN n=<count> first=0x<addr> last=0x<addr> w=<bytes>
+ *       branch=<none|jump|call|return|unknown>       (--runs)
  *
  * (each event on one line).  <reg> is the canonical register ("x1", "v0",
  * "r13"...) or "none" for one tracekit does not model; [first:end) are the
@@ -18,6 +20,9 @@
  * "--" if not written (a partial update) or "??" if written with an unknown
  * value.  Strings are quoted with \" \\ \t \xNN escapes.
  *
+ * --runs asks the source for runs of instructions where it has them (Intel
+ * PT's blocks, as the call detector reads them); L and t are the run's
+ * first instruction's.
  * --count prints only the number of lines and events of each kind: a quick
  * check of a big trace, and the parser benchmark.
  */
@@ -27,20 +32,40 @@
 #include "cli/cli.h"
 #include "tracekit/event.h"
 
-enum { OPT_COUNT = 256 };
+enum { OPT_COUNT = 256, OPT_RUNS };
 
 static const struct option parse_opts[] = {
 	{"count", no_argument, NULL, OPT_COUNT},
+	{"runs", no_argument, NULL, OPT_RUNS},
 	{NULL, 0, NULL, 0},
+};
+
+struct parse_flags {
+	bool count, runs;
 };
 
 static int handle(tk_cli *cli, int val, const char *arg, void *ctx)
 {
 	(void)cli;
 	(void)arg;
+	struct parse_flags *f = ctx;
 	if (val == OPT_COUNT)
-		*(bool *)ctx = true;
+		f->count = true;
+	else if (val == OPT_RUNS)
+		f->runs = true;
 	return 0;
+}
+
+static const char *branch_name(tk_branch b)
+{
+	switch (b) {
+	case TK_BR_NONE: return "none";
+	case TK_BR_JUMP: return "jump";
+	case TK_BR_CALL: return "call";
+	case TK_BR_RETURN: return "return";
+	case TK_BR_UNKNOWN: break;
+	}
+	return "unknown";
 }
 
 static void put_quoted(FILE *fp, const char *s, size_t n)
@@ -167,6 +192,13 @@ static void print_event(FILE *fp, const tk_event *ev, const char *context_name)
 		fprintf(fp, " GAP kind=%s ", tk_gap_kind_name(ev->u.gap.kind));
 		put_quoted(fp, ev->u.gap.msg, ev->u.gap.msg_len);
 		break;
+	case TK_EV_RUN: {
+		const tk_insn_run *r = &ev->u.run;
+		fprintf(fp, " RUN n=%llu first=0x%llx last=0x%llx w=%u branch=%s",
+			(unsigned long long)r->count, (unsigned long long)r->first_pc,
+			(unsigned long long)r->last.pc, r->last.width, branch_name(r->last.branch));
+		break;
+	}
 	}
 	putc('\n', fp);
 	if (ev->kind == TK_EV_CALL || ev->kind == TK_EV_RETURN)
@@ -175,7 +207,7 @@ static void print_event(FILE *fp, const tk_event *ev, const char *context_name)
 
 int tk_cmd_parse(int argc, char **argv)
 {
-	bool count = false;
+	struct parse_flags flags = {false, false};
 	tk_cli_spec spec = {
 		.usage = "[OPTIONS] [TRACE]",
 		.summary = "Print the events of every line (record) of TRACE (or standard\n"
@@ -188,13 +220,15 @@ int tk_cmd_parse(int argc, char **argv)
 			   "address order; \"--\" is a byte not written, \"??\" one of unknown value.\n"
 			   "Registers tracekit does not model show as none[0:N].  Malformed lines are\n"
 			   "reported as FILE:LINE: warning: ... and printed as TEXT.",
-		.options_help = "  --count                  print only the number of lines and events\n",
-		.flags = TK_CLI_TRACE | TK_CLI_STDIN | TK_CLI_OUTPUT,
+		.options_help = "  --count                  print only the number of lines and events\n"
+				"  --runs                   runs of instructions where the format has them\n"
+				"                           (Intel PT's blocks: RUN n=... first=... last=...)\n",
+		.flags = TK_CLI_TRACE | TK_CLI_STDIN | TK_CLI_OUTPUT | TK_CLI_IMAGE,
 		.min_args = 0,
 		.max_args = 0,
 		.extra = parse_opts,
 		.handle = handle,
-		.ctx = &count,
+		.ctx = &flags,
 	};
 	tk_cli cli;
 	TK_CLI_PARSE(&cli, argc, argv, &spec);
@@ -202,6 +236,9 @@ int tk_cmd_parse(int argc, char **argv)
 	tk_source *src;
 	if (tk_cli_open_trace(&cli, &src))
 		return TK_EXIT_FAIL;
+	if (flags.runs)
+		tk_source_want_runs(src);
+	bool count = flags.count;
 	FILE *out = tk_cli_open_output(&cli);
 	if (!out) {
 		tk_source_free(src);

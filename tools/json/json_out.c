@@ -120,6 +120,11 @@ json_t *tkj_event(const tk_event *ev)
 		j = json_pack("{s:s,s:s,s:o}", "kind", "gap", "gap", tk_gap_kind_name(ev->u.gap.kind),
 			      "message", str(ev->u.gap.msg, ev->u.gap.msg_len));
 		break;
+	case TK_EV_RUN:
+		j = json_pack("{s:s,s:o,s:I,s:o,s:i}", "kind", "run", "first_pc",
+			      tkj_hex(ev->u.run.first_pc), "count", (json_int_t)ev->u.run.count,
+			      "last_pc", tkj_hex(ev->u.run.last.pc), "width", ev->u.run.last.width);
+		break;
 	}
 	if (j) {
 		json_object_set_new(j, "time", json_integer((json_int_t)ev->time));

@@ -224,7 +224,11 @@ static void functext_free(tk_source *s)
 	tk_input_close(ft->in);
 }
 
-static const tk_source_ops functext_ops = {functext_next, functext_free, functext_seek};
+static const tk_source_ops functext_ops = {
+	.next = functext_next,
+	.free = functext_free,
+	.seek = functext_seek,
+};
 
 /* Make the source over `in` (owned from now on, even on failure). */
 static int make(tk_input *in, const char *name, const tk_source_spec *spec, tk_source **out)

@@ -301,7 +301,11 @@ static void power_free(tk_source *s)
 	tk_ppc_disasm_free(ps->dis);
 }
 
-static const tk_source_ops power_ops = {power_next, power_free, power_seek};
+static const tk_source_ops power_ops = {
+	.next = power_next,
+	.free = power_free,
+	.seek = power_seek,
+};
 
 int tk_power_source_open(const tk_source_format *fmt, tk_power_format which, const char *path,
 			 const tk_source_spec *spec, tk_source **out)

@@ -4,8 +4,11 @@
  * Worker threads take pieces in order, each decoding its piece into a list
  * of chunks; the reader takes the chunks of piece 0, then piece 1, ...  At
  * most 2 pieces per thread are in flight and a piece holds at most
- * MAX_CHUNKS unread chunks (its worker waits), so memory stays bounded.
- * With one thread the reader decodes each piece itself, chunk by chunk. */
+ * CHUNK_BUDGET / threads unread chunks (but 8; then its worker waits), so
+ * memory stays bounded (2 * CHUNK_BUDGET chunks of 64 KiB, 32 MiB, for up
+ * to 32 threads).  A worker may decode the next piece well ahead of the
+ * reader, so the threads rarely wait for each other.  With one thread the
+ * reader decodes each piece itself, chunk by chunk. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +16,8 @@
 
 #include "pt_decode.h"
 
-#define MAX_CHUNKS 8
+#define CHUNK_BUDGET 256
+_Static_assert(sizeof(struct rec) == 32, "records stay small");
 
 struct worker {
 	struct tk_pt_decode *d;
@@ -39,6 +43,7 @@ struct tk_pt_decode {
 	struct slot *slots;
 
 	unsigned nworkers;
+	unsigned max_chunks;	/* unread chunks a piece may hold */
 	struct worker *workers;
 	pthread_mutex_t mu;
 	pthread_cond_t cv_reader, cv_workers;
@@ -151,7 +156,7 @@ static void run_piece(struct worker *w, unsigned k)
 		} else {
 			put_chunk(d, c);
 		}
-		while (rc == 0 && s->nchunks >= MAX_CHUNKS && !d->stop)
+		while (rc == 0 && s->nchunks >= d->max_chunks && !d->stop)
 			pthread_cond_wait(&d->cv_workers, &d->mu);
 		bool stop = d->stop;
 		pthread_mutex_unlock(&d->mu);
@@ -246,6 +251,7 @@ int tk_pt_decode_new(tk_pt *pt, unsigned i, const tk_pt_decode_opts *opts,
 		for (unsigned t = 0; t < threads && rc == 0; t++)
 			rc = worker_setup(d, &d->workers[t]);
 		d->nworkers = threads;
+		d->max_chunks = CHUNK_BUDGET / threads > 8 ? CHUNK_BUDGET / threads : 8;
 		for (unsigned t = 0; t < threads && rc == 0; t++) {
 			if (pthread_create(&d->workers[t].thread, NULL, worker_main, &d->workers[t]))
 				rc = TK_ERR_NOMEM;
@@ -394,6 +400,9 @@ static void fill_item(struct tk_pt_decode *d, const struct chunk *c, const struc
 		it->kind = TK_PT_BLOCK;
 		it->end_ip = r->u.end_ip;
 		it->ninsn = r->aux;
+		it->size = r->size;
+		it->iclass = r->iclass;
+		it->branch = (tk_branch)r->branch;
 		if (d->o.blocks_only) {
 			it->number = ++d->blocks;
 			d->insns += r->aux;
@@ -419,6 +428,20 @@ static void fill_item(struct tk_pt_decode *d, const struct chunk *c, const struc
 		it->kind = TK_PT_END;
 		break;
 	}
+}
+
+const struct rec *tk_pt_decode_next_block(tk_pt_decode *d)
+{
+	if (!d->chunk || d->idx >= d->chunk->n || !d->o.blocks_only)
+		return NULL;
+	const struct rec *r = &d->chunk->recs[d->idx];
+	if (r->kind != R_BLOCK)
+		return NULL;
+	d->idx++;
+	d->pos = r->offset;
+	d->blocks++;
+	d->insns += r->aux;
+	return r;
 }
 
 int tk_pt_decode_next(tk_pt_decode *d, tk_pt_item *item)

@@ -31,12 +31,12 @@ int tk_pt_split(const tk_pt *pt, const struct pt_stream *st, uint64_t piece_byte
 enum rec_kind { R_INSN = 1, R_BLOCK, R_EVENT, R_ERROR, R_END };
 enum { RF_BLOCK_START = 1, RF_SPECULATIVE = 2 };
 
-struct rec {
-	uint8_t kind;
+struct rec {		/* 32 bytes */
+	uint8_t kind : 4;	/* enum rec_kind */
+	uint8_t flags : 4;	/* RF_* */
 	uint8_t size;
 	uint8_t iclass;
 	uint8_t branch;
-	uint8_t flags;
 	uint32_t aux;		/* BLOCK: ninsn; EVENT/ERROR: side index */
 	uint64_t ip;
 	uint64_t offset;
@@ -97,5 +97,10 @@ void tk_pt_piece_init(struct piece_dec *pd, const tk_pt *pt, const struct pt_str
  * Returns 1 when the piece is done, 0 when ch is full, or TK_ERR_NOMEM. */
 int tk_pt_piece_fill(struct piece_dec *pd, struct chunk *ch);
 void tk_pt_piece_fini(struct piece_dec *pd);
+
+/* The reader's fast path in blocks_only mode (pt_source.c): the next
+ * record if it is a block in the chunk being read, consumed and counted as
+ * tk_pt_decode_next() would; NULL otherwise (then call that). */
+const struct rec *tk_pt_decode_next_block(tk_pt_decode *d);
 
 #endif

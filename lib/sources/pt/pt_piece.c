@@ -224,6 +224,69 @@ static int expand_pending(struct piece_dec *pd, struct chunk *ch)
 	return 0;
 }
 
+/* A block's last instruction, at end: size, class and branch kind into r
+ * (size 0 if unknown).  Only calls need a look at the bytes (their return
+ * address, and a call to the next instruction is none); for the rest
+ * libipt's class is enough, when it gives one. */
+static void block_last(struct piece_dec *pd, uint64_t end, struct rec *r)
+{
+	const struct pt_block *b = &pd->block;
+	bool last = end == b->end_ip;
+	switch (last ? b->iclass : ptic_error) {
+	case ptic_other:
+	case ptic_jump:
+	case ptic_cond_jump:
+	case ptic_far_jump:
+	case ptic_ptwrite:
+		r->iclass = (uint8_t)b->iclass;
+		r->branch = (uint8_t)tk_pt_branch_of(b->iclass, false);
+		r->size = 0;
+		return;
+	default:
+		break;
+	}
+	struct pt_insn_info tmp;
+	const struct pt_insn_info *in;
+	if (last && b->truncated) {
+		tk_pt_insn_classify(pd->cache, end, b->raw, b->size, &tmp);
+		in = &tmp;
+	} else {
+		in = tk_pt_insn_at(pd->cache, end);
+	}
+	if (in && in->size) {
+		r->size = in->size;
+		r->iclass = in->iclass;
+		r->branch = in->branch;
+	} else {
+		r->size = 0;
+		r->iclass = last ? (uint8_t)b->iclass : ptic_error;
+		r->branch = (uint8_t)(last && b->iclass != ptic_error ? tk_pt_branch_of(b->iclass, false)
+								      : TK_BR_NONE);
+	}
+}
+
+/* A block as one record (blocks-only mode): n instructions from b->ip, the
+ * last one at end.  Blocks end at every call (alloc_decoder), so no earlier
+ * instruction is a call or a return.  With join_blocks, a block extends
+ * the record before it when that one ends in neither: a run of the event
+ * model, as long as possible. */
+static void push_block(struct piece_dec *pd, struct chunk *ch, uint32_t n, uint64_t end,
+		       uint64_t off)
+{
+	struct rec *prev = ch->n ? &ch->recs[ch->n - 1] : NULL;
+	if (pd->o->join_blocks && prev && prev->kind == R_BLOCK && prev->aux <= UINT32_MAX - n &&
+	    (prev->branch == TK_BR_NONE || prev->branch == TK_BR_JUMP)) {
+		prev->aux += n;
+		prev->u.end_ip = end;
+		block_last(pd, end, prev);
+		return;
+	}
+	struct rec *r = &ch->recs[ch->n++];
+	*r = (struct rec){.kind = R_BLOCK, .aux = n, .ip = pd->block.ip, .offset = off,
+			  .u.end_ip = end};
+	block_last(pd, end, r);
+}
+
 /* The instructions of a block in fill-in mode before the seam: count and
  * last address (blocks-only mode). */
 static uint32_t fillin_count(struct piece_dec *pd, uint64_t *last)
@@ -257,9 +320,9 @@ static int take_block(struct piece_dec *pd, struct chunk *ch, uint64_t off)
 		if (pd->o->count_only) {
 			ch->ninsns += n;
 			ch->nblocks += n != 0;
-		} else if (n)
-			ch->recs[ch->n++] = (struct rec){.kind = R_BLOCK, .aux = n, .ip = b->ip,
-							 .offset = off, .u.end_ip = end};
+		} else if (n) {
+			push_block(pd, ch, n, end, off);
+		}
 		return n < b->ninsn;
 	}
 	if (pd->o->block_marks && !(pd->fillin && b->ip == pd->pc->boundary_ip))
@@ -448,8 +511,7 @@ static void fast_blocks(struct piece_dec *pd, struct chunk *ch)
 			ch->ninsns += b->ninsn;
 			ch->nblocks += b->ninsn != 0;
 		} else if (b->ninsn) {
-			ch->recs[ch->n++] = (struct rec){.kind = R_BLOCK, .aux = b->ninsn, .ip = b->ip,
-							 .offset = off, .u.end_ip = b->end_ip};
+			push_block(pd, ch, b->ninsn, b->end_ip, off);
 		}
 		if (status < 0 || (status & (pts_event_pending | pts_eos)) ||
 		    pd->guard_count > (pd->o->max_linear ? pd->o->max_linear : (1ull << 26))) {

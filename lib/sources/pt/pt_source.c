@@ -8,6 +8,10 @@
  * line and time its 1-based number in the decoded flow (across streams)
  * and offset the decoder's position in its stream.
  *
+ * A reader that asks for runs (tk_source_want_runs) gets TK_EV_RUN events
+ * instead of instructions: the block decoder's blocks, joined up to one
+ * that ends in a call or a return (blocks end at every call).
+ *
  * What interrupts the flow becomes a TK_EV_GAP, so that no call or return
  * is inferred across it: a decode error (reported with its offset, and
  * where decoding resumed), an overflow, missing perf data, and tracing
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pt_decode.h"
 #include "tracekit/error.h"
 #include "tracekit/pt.h"
 #include "tracekit/source_author.h"
@@ -45,6 +50,9 @@ typedef struct pt_source {
 	bool disabled;
 	char gap_text[200];
 	int sticky;
+	bool runs;			/* TK_EV_RUN per block */
+	unsigned threads;		/* decoding threads (0: every core) */
+	bool started;
 } pt_source;
 
 /* ---- options ---- */
@@ -174,6 +182,9 @@ static int start_stream(pt_source *ps)
 {
 	tk_pt_decode_opts o;
 	tk_pt_decode_opts_init(&o);
+	o.blocks_only = o.join_blocks = ps->runs;
+	o.threads = ps->threads;
+	ps->started = true;
 	tk_pt_stream_info si;
 	int rc = tk_pt_stream(ps->pt, ps->stream, &si);
 	if (rc == 0)
@@ -233,6 +244,23 @@ static void make_insn(pt_source *ps, tk_event *ev, const tk_pt_item *it)
 	in->mode = in->disasm = "";
 }
 
+/* A block (runs mode): its instructions as one run. */
+static void make_run(pt_source *ps, tk_event *ev, const struct rec *b)
+{
+	ev->kind = TK_EV_RUN;
+	ev->context = ps->cpu;
+	ev->time = ev->line = ps->ninsns + 1;
+	ps->ninsns += b->aux;
+	ev->offset = b->offset;
+	ev->raw = NULL;
+	ev->raw_len = 0;
+	tk_insn_run *r = &ev->u.run;
+	r->first_pc = b->ip;
+	r->count = b->aux;
+	r->last = (tk_insn){.pc = b->u.end_ip, .isa = TK_ISA_X86_64, .branch = (tk_branch)b->branch,
+			    .width = b->size, .executed = true, .mode = "", .disasm = ""};
+}
+
 /* One decoder item: 1 with an event in ev, 0 for none. */
 static int on_item(pt_source *ps, const tk_pt_item *it, tk_event *ev)
 {
@@ -241,6 +269,15 @@ static int on_item(pt_source *ps, const tk_pt_item *it, tk_event *ev)
 	case TK_PT_INSN:
 		flush_error(ps, true, it->offset);
 		make_insn(ps, ev, it);
+		return 1;
+	case TK_PT_BLOCK:
+		if (!it->ninsn)
+			return 0;
+		flush_error(ps, true, it->offset);
+		make_run(ps, ev, &(struct rec){.kind = R_BLOCK, .size = it->size,
+					       .branch = (uint8_t)it->branch, .aux = it->ninsn,
+					       .ip = it->ip, .offset = it->offset,
+					       .u.end_ip = it->end_ip});
 		return 1;
 	case TK_PT_ERROR:
 		flush_error(ps, false, 0);
@@ -298,6 +335,14 @@ static int pt_next(tk_source *s, tk_event *ev)
 			if (rc < 0)
 				return ps->sticky = rc;
 		}
+		const struct rec *b = ps->err_pending ? NULL : tk_pt_decode_next_block(ps->dec);
+		if (b) {	/* the fast path of runs */
+			s->pos = ps->done_bytes + b->offset;
+			if (!b->aux)
+				continue;
+			make_run(ps, ev, b);
+			return 1;
+		}
 		tk_pt_item it;
 		int rc = tk_pt_decode_next(ps->dec, &it);
 		if (rc < 0)
@@ -320,7 +365,20 @@ static void pt_free(tk_source *s)
 	free(ps->images);
 }
 
-static const tk_source_ops pt_ops = {pt_next, pt_free, NULL};
+static bool pt_want_runs(tk_source *s)
+{
+	pt_source *ps = (pt_source *)s;
+	if (!ps->started)
+		ps->runs = true;
+	return ps->runs;
+}
+
+static const tk_source_ops pt_ops = {
+	.next = pt_next,
+	.free = pt_free,
+	.seek = NULL,
+	.want_runs = pt_want_runs,
+};
 
 /* ---- opening ---- */
 
@@ -357,6 +415,8 @@ static int open_as(const char *path, const tk_source_spec *spec, const tk_source
 		return rc;
 	}
 	ps->nstreams = tk_pt_stream_count(ps->pt);
+	if (spec && spec->size >= offsetof(tk_source_spec, threads) + sizeof spec->threads)
+		ps->threads = spec->threads;
 	ps->base.info.isa = TK_ISA_X86_64;
 	ps->base.info.context_name = "cpu";
 	/* Several CPUs only where the perf.data has buffers of several. */

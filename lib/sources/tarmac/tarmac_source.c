@@ -197,7 +197,11 @@ static void tarmac_free(tk_source *s)
 	tk_tarmac_parser_free(ts->parser);
 }
 
-static const tk_source_ops tarmac_ops = {tarmac_next, tarmac_free, tarmac_seek};
+static const tk_source_ops tarmac_ops = {
+	.next = tarmac_next,
+	.free = tarmac_free,
+	.seek = tarmac_seek,
+};
 
 const tk_tarmac_opts *tk_tarmac_source_opts(const tk_source *s)
 {

@@ -185,7 +185,11 @@ static void tld_free(tk_source *s)
 	free(t->addrs);
 }
 
-static const tk_source_ops tld_ops = {tld_next, tld_free, tld_seek};
+static const tk_source_ops tld_ops = {
+	.next = tld_next,
+	.free = tld_free,
+	.seek = tld_seek,
+};
 
 /* "ELF[@BIAS]": the image and the load offset added to its addresses. */
 static int split_image(const char *arg, char **path, uint64_t *bias)
