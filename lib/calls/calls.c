@@ -224,7 +224,7 @@ static int on_func(tk_calls *c, tk_cctx *x, const tk_event *ev)
 	return tk_calls_func_event(c, x, ev, &at);
 }
 
-int tk_calls_feed(tk_calls *c, const tk_event *ev)
+static int feed_event(tk_calls *c, const tk_event *ev)
 {
 	if (c->error)
 		return c->error;
@@ -276,6 +276,15 @@ int tk_calls_feed(tk_calls *c, const tk_event *ev)
 	default:
 		return 0;
 	}
+}
+
+int tk_calls_feed(tk_calls *c, const tk_event *ev)
+{
+	/* The bulk of a trace read as runs: another run of the same context. */
+	if (ev->kind == TK_EV_RUN && !c->error && c->steps_decided && c->last &&
+	    c->last->id == ev->context)
+		return on_run(c, c->last, ev);
+	return feed_event(c, ev);
 }
 
 /* ---- piece summaries (callsum.h) ---- */
