@@ -177,7 +177,7 @@ typedef struct tk_insn_run {
 	uint64_t count;		/* instructions, >= 1 */
 	tk_insn last;		/* the last instruction (its branch kind, width;
 				 * the width may be 0, unknown, unless it is a
-				 * call or a return) */
+				 * call) */
 } tk_insn_run;
 
 typedef struct tk_event {

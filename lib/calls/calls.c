@@ -132,8 +132,8 @@ static int insn_at(tk_calls *c, tk_cctx *x, const tk_tpos *cur, uint8_t width, t
 	if (!c->func_steps)
 		note_step(x, cur);
 	uint64_t natural;
-	if (x->have_prev && !tk_calls_sequential(x->prev.pc, x->prev_width, x->prev_isa, cur->pc,
-						 &natural)) {
+	if (x->have_prev && tk_calls_transfer(x->prev.pc, x->prev_width, x->prev_isa,
+					      x->prev_branch, cur->pc, &natural)) {
 		if (x->prev_branch == TK_BR_UNKNOWN)
 			rc = tk_calls_arm_transfer(c, x, cur, natural);
 		else
@@ -199,8 +199,8 @@ static int on_run(tk_calls *c, tk_cctx *x, const tk_event *ev)
 		x->have_first = true;
 	}
 	uint64_t natural;
-	if (x->have_prev && !tk_calls_sequential(x->prev.pc, x->prev_width, x->prev_isa, first.pc,
-						 &natural)) {
+	if (x->have_prev && tk_calls_transfer(x->prev.pc, x->prev_width, x->prev_isa,
+					      x->prev_branch, first.pc, &natural)) {
 		if (x->prev_branch == TK_BR_UNKNOWN)
 			rc = tk_calls_arm_transfer(c, x, &first, natural);
 		else

@@ -118,6 +118,18 @@ static inline bool tk_calls_sequential(uint64_t prev_pc, uint8_t prev_width, tk_
 	return pc == prev_pc + w || (prev_isa == TK_ISA_T32 && pc == prev_pc + 4);
 }
 
+/* Must the detector look at the step from the previous instruction to one
+ * at pc?  Yes if pc is not its natural successor (*natural, as above), and
+ * always after a known return: a return matches frames by its target,
+ * wherever that is (so its width is never needed). */
+static inline bool tk_calls_transfer(uint64_t prev_pc, uint8_t prev_width, tk_isa prev_isa,
+				     tk_branch prev_branch, uint64_t pc, uint64_t *natural)
+{
+	*natural = 0;
+	return prev_branch == TK_BR_RETURN ||
+	       !tk_calls_sequential(prev_pc, prev_width, prev_isa, pc, natural);
+}
+
 /* ---- piece summaries (callsum.c; callsum.h says what they hold) ---- */
 
 enum {

@@ -27,6 +27,7 @@ typedef struct pctx {
 	uint64_t prev_pc;
 	uint8_t prev_width;
 	tk_isa prev_isa;
+	tk_branch prev_branch;
 	uint64_t run;		/* sequential instructions not yet emitted */
 	tk_csrec last;		/* the last of them */
 } pctx;
@@ -185,7 +186,8 @@ static int on_insn(tk_callsum *s, pctx *x, const tk_event *ev)
 	uint64_t pos = step ? s->nsteps + 1 : s->nsteps;
 	uint64_t natural;
 	bool seq = step && x->have_prev &&
-		   tk_calls_sequential(x->prev_pc, x->prev_width, x->prev_isa, in->pc, &natural);
+		   !tk_calls_transfer(x->prev_pc, x->prev_width, x->prev_isa, x->prev_branch, in->pc,
+				      &natural);
 	if (step) {
 		s->nsteps++;
 		if (!x->stepped) {
@@ -197,6 +199,7 @@ static int on_insn(tk_callsum *s, pctx *x, const tk_event *ev)
 	x->prev_pc = in->pc;
 	x->prev_width = in->width;
 	x->prev_isa = in->isa;
+	x->prev_branch = in->branch;
 	/* A sequential instruction only extends the run: the last one of it
 	 * is all the detector needs. */
 	tk_csrec *r = &x->last;
@@ -240,6 +243,7 @@ static int on_run(tk_callsum *s, pctx *x, const tk_event *ev)
 	x->prev_pc = run->last.pc;
 	x->prev_width = run->last.width;
 	x->prev_isa = run->last.isa;
+	x->prev_branch = run->last.branch;
 	x->run += more;
 	tk_csrec *r = &x->last;
 	r->t = (tk_tpos){ev->time + more, ev->line + more, ev->offset, run->last.pc, s->nsteps};

@@ -754,6 +754,25 @@ static void test_call_next_insn(void)
 	tk_calltree_free(t);
 }
 
+/* A return whose target is its own natural successor is still a return:
+ * it matches frames by its target (a "ret" that jumps to the next
+ * instruction, which some call left as its return address). */
+static void test_return_to_next_insn(void)
+{
+	struct sim s;
+	sim_init(&s, TK_ISA_X86_64, NULL);
+	x86(&s, 0x401ffb, 5, TK_BR_CALL);	/* call 0x403000, back at 0x402000 */
+	x86(&s, 0x403000, 2, TK_BR_JUMP);	/* jmp 0x401fff */
+	x86(&s, 0x401fff, 1, TK_BR_RETURN);	/* ret to 0x402000 = 0x401fff + 1 */
+	x86(&s, 0x402000, 1, TK_BR_NONE);
+	tk_calltree *t;
+	CHECK_STR(finish(&s, &t), "(401ffb (403000))");
+	CHECK(t->count == 2 && !(t->calls[1].flags & (TK_CALL_UNWOUND | TK_CALL_UNRETURNED)));
+	CHECK_EQ(t->calls[1].exit.pc, 0x401fff);
+	CHECK_EQ(t->calls[1].resume.pc, 0x402000);
+	tk_calltree_free(t);
+}
+
 /* A custom sink sees every call, forests joined in time order. */
 struct count_sink {
 	bool check_order;	/* forests made by the detector: older first */
@@ -952,6 +971,7 @@ int main(void)
 	test_gap();
 	test_branch_longjmp();
 	test_call_next_insn();
+	test_return_to_next_insn();
 	test_lr_distance();
 	test_thumb();
 	test_children_order();

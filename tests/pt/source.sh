@@ -220,12 +220,11 @@ case_runs() {
 				$3 == "INSN" { bad++ }
 				$3 == "RUN" {
 					l = substr($1, 2); n = substr($4, 3); runs++; total += n
-					# the last width: exact for a call or a return,
-					# else that of the instruction or 0 (not looked up)
+					# the last width: exact for a call, else that
+					# of the instruction or 0 (not looked up)
 					ww = substr($7, 3)
 					if (pc[l] != substr($5, 7) || pc[l + n - 1] != substr($6, 6) ||
-					    (w[l + n - 1] != ww && (ww != 0 || $8 == "branch=call" ||
-								    $8 == "branch=return")))
+					    (w[l + n - 1] != ww && (ww != 0 || $8 == "branch=call")))
 						bad++
 					for (i = l; i < l + n; i++)
 						if (!(i in pc))

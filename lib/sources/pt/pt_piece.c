@@ -227,7 +227,8 @@ static int expand_pending(struct piece_dec *pd, struct chunk *ch)
 /* A block's last instruction, at end: size, class and branch kind into r
  * (size 0 if unknown).  Only calls need a look at the bytes (their return
  * address, and a call to the next instruction is none); for the rest
- * libipt's class is enough, when it gives one. */
+ * libipt's class is enough, when it gives one (a return matches frames by
+ * its target: its size is never needed). */
 static void block_last(struct piece_dec *pd, uint64_t end, struct rec *r)
 {
 	const struct pt_block *b = &pd->block;
@@ -238,6 +239,8 @@ static void block_last(struct piece_dec *pd, uint64_t end, struct rec *r)
 	case ptic_cond_jump:
 	case ptic_far_jump:
 	case ptic_ptwrite:
+	case ptic_return:
+	case ptic_far_return:
 		r->iclass = (uint8_t)b->iclass;
 		r->branch = (uint8_t)tk_pt_branch_of(b->iclass, false);
 		r->size = 0;
