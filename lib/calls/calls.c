@@ -123,22 +123,28 @@ static void note_step(tk_cctx *x, const tk_tpos *t)
 	x->last = *t;
 }
 
+/* The step from context x's previous instruction to one at cur, to the
+ * producer of its previous instruction's kind, if it may transfer
+ * control. */
+static int step_from_prev(tk_calls *c, tk_cctx *x, const tk_tpos *cur)
+{
+	uint64_t natural;
+	if (!x->have_prev || !tk_calls_transfer(x->prev.pc, x->prev_width, x->prev_isa,
+						x->prev_branch, cur->pc, &natural))
+		return 0;
+	if (x->prev_branch == TK_BR_UNKNOWN)
+		return tk_calls_arm_transfer(c, x, cur, natural);
+	return tk_calls_branch_transfer(c, x, cur, natural);
+}
+
 /* An instruction of context x at cur (a step unless steps are function
  * events). */
 static int insn_at(tk_calls *c, tk_cctx *x, const tk_tpos *cur, uint8_t width, tk_isa isa,
 		   tk_branch branch)
 {
-	int rc = 0;
 	if (!c->func_steps)
 		note_step(x, cur);
-	uint64_t natural;
-	if (x->have_prev && tk_calls_transfer(x->prev.pc, x->prev_width, x->prev_isa,
-					      x->prev_branch, cur->pc, &natural)) {
-		if (x->prev_branch == TK_BR_UNKNOWN)
-			rc = tk_calls_arm_transfer(c, x, cur, natural);
-		else
-			rc = tk_calls_branch_transfer(c, x, cur, natural);
-	}
+	int rc = step_from_prev(c, x, cur);
 	x->prev = *cur;
 	x->prev_width = width;
 	x->prev_isa = isa;
@@ -193,19 +199,11 @@ static int on_run(tk_calls *c, tk_cctx *x, const tk_event *ev)
 		return insn_at(c, x, &first, last->width, last->isa, last->branch);
 	/* As insn_at for the first instruction (neither a call nor a return),
 	 * whose step, prev and sp state the run's end replaces at once. */
-	int rc = 0;
 	if (!c->func_steps && !x->have_first) {
 		x->first = first;
 		x->have_first = true;
 	}
-	uint64_t natural;
-	if (x->have_prev && tk_calls_transfer(x->prev.pc, x->prev_width, x->prev_isa,
-					      x->prev_branch, first.pc, &natural)) {
-		if (x->prev_branch == TK_BR_UNKNOWN)
-			rc = tk_calls_arm_transfer(c, x, &first, natural);
-		else
-			rc = tk_calls_branch_transfer(c, x, &first, natural);
-	}
+	int rc = step_from_prev(c, x, &first);
 	tk_tpos end = {ev->time + r->count - 1, ev->line + r->count - 1, ev->offset, last->pc,
 		       c->func_steps ? first.pos : base + r->count - 1};
 	run_end(c, x, &end, r->count, last);

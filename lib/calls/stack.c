@@ -5,10 +5,10 @@
  * maps each key to the newest open frame with that key, and frames with
  * the same key are chained from newer to older.  The newest LAZY frames
  * [hashed, top) are left out of the table and searched one by one: most
- * calls return before they sink that deep, so they never touch the table.  Confirmed calls leave as
- * the sink's forests: a frame's forest collects the calls confirmed while
- * it was the newest open frame, and moves to the frame below when it is
- * confirmed or dropped.
+ * calls return before they sink that deep, so they never touch the table.
+ * Confirmed calls leave as the sink's forests: a frame's forest collects
+ * the calls confirmed while it was the newest open frame, and moves to the
+ * frame below when it is confirmed or dropped.
  */
 #include <inttypes.h>
 #include <stdlib.h>
