@@ -117,7 +117,8 @@ static void make_trace(struct trace *t, size_t per_context)
 				if (run)
 					break;	/* the gap ends the run */
 				in->gap_before = false;
-				tk_event g = {.kind = TK_EV_GAP, .context = ctx, .line = ++line,
+				line++;
+				tk_event g = {.kind = TK_EV_GAP, .context = ctx, .line = line,
 					      .time = line, .offset = line * 16};
 				g.u.gap.kind = TK_GAP_OVERFLOW;
 				t->insns[t->ninsns++] = g;
