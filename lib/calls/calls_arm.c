@@ -60,12 +60,6 @@ void tk_calls_arm_init(tk_cctx *x)
 	x->lr_written[TK_FAM_A32] = x->lr_written[TK_FAM_A64] = NEVER;
 }
 
-void tk_calls_arm_step(tk_cctx *x)
-{
-	x->sp_before[TK_FAM_A32] = x->sp[TK_FAM_A32];
-	x->sp_before[TK_FAM_A64] = x->sp[TK_FAM_A64];
-}
-
 /* sp of family fam rose to a known value: discard what it invalidates. */
 static int sp_rose(tk_calls *c, tk_cctx *x, int fam, uint64_t sp)
 {

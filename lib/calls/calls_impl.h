@@ -206,7 +206,13 @@ int tk_stack_finish(tk_calls *c, tk_cctx *x);
 void tk_calls_arm_init(tk_cctx *x);
 int tk_calls_arm_transfer(tk_calls *c, tk_cctx *x, const tk_tpos *cur, uint64_t natural);
 int tk_calls_arm_reg(tk_calls *c, tk_cctx *x, const tk_reg_update *u);
-void tk_calls_arm_step(tk_cctx *x);
+/* After every instruction: sp as it was before it (inline: it is on the
+ * path of every instruction and run). */
+static inline void tk_calls_arm_step(tk_cctx *x)
+{
+	x->sp_before[TK_FAM_A32] = x->sp[TK_FAM_A32];
+	x->sp_before[TK_FAM_A64] = x->sp[TK_FAM_A64];
+}
 
 /* Known calls (calls_known.c). */
 int tk_calls_branch_transfer(tk_calls *c, tk_cctx *x, const tk_tpos *cur, uint64_t natural);

@@ -430,18 +430,24 @@ static void fill_item(struct tk_pt_decode *d, const struct chunk *c, const struc
 	}
 }
 
-const struct rec *tk_pt_decode_next_block(tk_pt_decode *d)
+size_t tk_pt_decode_take_blocks(tk_pt_decode *d, const struct rec **first)
 {
 	if (!d->chunk || d->idx >= d->chunk->n || !d->o.blocks_only)
-		return NULL;
-	const struct rec *r = &d->chunk->recs[d->idx];
-	if (r->kind != R_BLOCK)
-		return NULL;
-	d->idx++;
-	d->pos = r->offset;
-	d->blocks++;
-	d->insns += r->aux;
-	return r;
+		return 0;
+	const struct rec *r = &d->chunk->recs[d->idx], *end = &d->chunk->recs[d->chunk->n];
+	const struct rec *p = r;
+	uint64_t insns = 0;
+	for (; p < end && p->kind == R_BLOCK; p++)
+		insns += p->aux;
+	size_t n = (size_t)(p - r);
+	if (!n)
+		return 0;
+	d->idx += (uint32_t)n;
+	d->pos = p[-1].offset;
+	d->blocks += n;
+	d->insns += insns;
+	*first = r;
+	return n;
 }
 
 int tk_pt_decode_next(tk_pt_decode *d, tk_pt_item *item)

@@ -98,9 +98,11 @@ void tk_pt_piece_init(struct piece_dec *pd, const tk_pt *pt, const struct pt_str
 int tk_pt_piece_fill(struct piece_dec *pd, struct chunk *ch);
 void tk_pt_piece_fini(struct piece_dec *pd);
 
-/* The reader's fast path in blocks_only mode (pt_source.c): the next
- * record if it is a block in the chunk being read, consumed and counted as
- * tk_pt_decode_next() would; NULL otherwise (then call that). */
-const struct rec *tk_pt_decode_next_block(tk_pt_decode *d);
+/* The reader's fast path in blocks_only mode (pt_source.c): the block
+ * records that come next in the chunk being read, all consumed and
+ * counted as tk_pt_decode_next() would count them: their number, the first
+ * in *first; 0 if the next record is no block (then call that).  They stay
+ * valid until the next call into the decoder. */
+size_t tk_pt_decode_take_blocks(tk_pt_decode *d, const struct rec **first);
 
 #endif

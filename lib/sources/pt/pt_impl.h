@@ -131,6 +131,23 @@ void tk_pt_insn_classify(struct pt_insn_cache *c, uint64_t ip, const uint8_t *ra
 			 struct pt_insn_info *out);
 /* tk_branch of a libipt class for an instruction (call to the next
  * instruction: JUMP). */
-tk_branch tk_pt_branch_of(int iclass, bool call_next);
+static inline tk_branch tk_pt_branch_of(int iclass, bool call_next)
+{
+	switch (iclass) {
+	case ptic_call:
+		return call_next ? TK_BR_JUMP : TK_BR_CALL;
+	case ptic_far_call:
+		return TK_BR_CALL;
+	case ptic_return:
+	case ptic_far_return:
+		return TK_BR_RETURN;
+	case ptic_jump:
+	case ptic_cond_jump:
+	case ptic_far_jump:
+		return TK_BR_JUMP;
+	default:
+		return TK_BR_NONE;
+	}
+}
 
 #endif

@@ -59,25 +59,6 @@ void tk_pt_insn_cache_free(struct pt_insn_cache *c)
 	free(c);
 }
 
-tk_branch tk_pt_branch_of(int iclass, bool call_next)
-{
-	switch (iclass) {
-	case ptic_call:
-		return call_next ? TK_BR_JUMP : TK_BR_CALL;
-	case ptic_far_call:
-		return TK_BR_CALL;
-	case ptic_return:
-	case ptic_far_return:
-		return TK_BR_RETURN;
-	case ptic_jump:
-	case ptic_cond_jump:
-	case ptic_far_jump:
-		return TK_BR_JUMP;
-	default:
-		return TK_BR_NONE;
-	}
-}
-
 static int class_of(unsigned id)
 {
 	switch (id) {

@@ -51,6 +51,7 @@ typedef struct pt_source {
 	char gap_text[200];
 	int sticky;
 	bool runs;			/* TK_EV_RUN per block */
+	const struct rec *blk, *blk_end;	/* blocks taken, not yet yielded */
 	unsigned threads;		/* decoding threads (0: every core) */
 	bool started;
 } pt_source;
@@ -326,6 +327,14 @@ static int pt_next(tk_source *s, tk_event *ev)
 	if (ps->sticky)
 		return ps->sticky;
 	for (;;) {
+		if (ps->blk < ps->blk_end) {	/* the fast path of runs */
+			const struct rec *b = ps->blk++;
+			s->pos = ps->done_bytes + b->offset;
+			if (!b->aux)
+				continue;
+			make_run(ps, ev, b);
+			return 1;
+		}
 		if (!ps->dec) {
 			if (ps->stream >= ps->nstreams) {
 				s->pos = s->size;
@@ -335,13 +344,12 @@ static int pt_next(tk_source *s, tk_event *ev)
 			if (rc < 0)
 				return ps->sticky = rc;
 		}
-		const struct rec *b = ps->err_pending ? NULL : tk_pt_decode_next_block(ps->dec);
-		if (b) {	/* the fast path of runs */
-			s->pos = ps->done_bytes + b->offset;
-			if (!b->aux)
-				continue;
-			make_run(ps, ev, b);
-			return 1;
+		const struct rec *b;
+		size_t n = ps->err_pending ? 0 : tk_pt_decode_take_blocks(ps->dec, &b);
+		if (n) {
+			ps->blk = b;
+			ps->blk_end = b + n;
+			continue;
 		}
 		tk_pt_item it;
 		int rc = tk_pt_decode_next(ps->dec, &it);
