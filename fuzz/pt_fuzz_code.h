@@ -29,7 +29,7 @@ static const uint8_t tk_fuzz_pt_code[] = {
 /* Written to a file of its own, then renamed into place: the fuzzers run
  * side by side, and truncating the file another one has mapped (libipt
  * maps the code it reads) would kill that one with SIGBUS. */
-static void tk_fuzz_pt_write_code(void)
+static inline void tk_fuzz_pt_write_code(void)
 {
 	char tmp[sizeof TK_FUZZ_PT_CODE_PATH + 32];
 	snprintf(tmp, sizeof tmp, "%s.%ld", TK_FUZZ_PT_CODE_PATH, (long)getpid());
@@ -46,7 +46,7 @@ static void tk_fuzz_pt_write_code(void)
 static volatile unsigned tk_fuzz_sink;
 
 /* Decode every stream with both decoders; read everything items point at. */
-static void tk_fuzz_pt_decode_all(tk_pt *pt, unsigned threads)
+static inline void tk_fuzz_pt_decode_all(tk_pt *pt, unsigned threads)
 {
 	for (unsigned s = 0; s < tk_pt_stream_count(pt); s++)
 		for (int mode = 0; mode < 3; mode++) {
@@ -75,7 +75,7 @@ static void tk_fuzz_pt_decode_all(tk_pt *pt, unsigned threads)
 		}
 }
 
-static int tk_fuzz_pt_line(void *ctx, const char *text)
+static inline int tk_fuzz_pt_line(void *ctx, const char *text)
 {
 	(void)ctx;
 	while (*text)
@@ -83,7 +83,7 @@ static int tk_fuzz_pt_line(void *ctx, const char *text)
 	return 0;
 }
 
-static void tk_fuzz_pt_dump_all(tk_pt *pt)
+static inline void tk_fuzz_pt_dump_all(tk_pt *pt)
 {
 	tk_pt_dump_opts o;
 	tk_pt_dump_opts_init(&o);

@@ -58,9 +58,15 @@ foreach(case variants identical stat perf perf_script damage ptdump)
     ENVIRONMENT "TK_BIN=${TK_BIN};TK_WORK=${TK_PT_WORK}" TIMEOUT 600)
 endforeach()
 
-# libFuzzer targets (clang builds): raw PT and the perf.data reader.  The
+# libFuzzer targets (clang builds): raw PT, raw PT as a source, and the
+# perf.data reader.  The
 # generated perf.data files name real binaries, so decoding is fuzzed too.
 tk_add_fuzzer(NAME fuzz_pt SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_pt.c
+              SEED_DIRS ${CMAKE_SOURCE_DIR}/fuzz/seeds/pt
+              SEED_FILES ${TK_PT_WORK}/static-psb16.pt ${TK_PT_WORK}/pie-all.pt)
+# Raw PT as a trace source: events one per instruction and as runs, through
+# the call detector, checked against each other.
+tk_add_fuzzer(NAME fuzz_pt_source SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_pt_source.c
               SEED_DIRS ${CMAKE_SOURCE_DIR}/fuzz/seeds/pt
               SEED_FILES ${TK_PT_WORK}/static-psb16.pt ${TK_PT_WORK}/pie-all.pt)
 tk_add_fuzzer(NAME fuzz_perf SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_perf.c

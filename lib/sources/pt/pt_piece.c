@@ -176,6 +176,37 @@ static void push_insn(struct chunk *ch, const struct pt_insn_info *in, uint64_t 
 					 .offset = off, .u.bytes = in->raw};
 }
 
+/* Whether n instructions from ip, each known to capstone, end with the
+ * pending block's last one. */
+static bool leads_to_end(struct piece_dec *pd, uint64_t ip, uint32_t n)
+{
+	for (; n > 1; n--) {
+		const struct pt_insn_info *in = tk_pt_insn_at(pd->cache, ip);
+		if (!in || !in->size)
+			return false;
+		ip = in->direct && in->iclass != ptic_cond_jump ? in->target : ip + in->size;
+	}
+	return ip == pd->block.end_ip;
+}
+
+/* The size of the instruction at ip that libipt decoded and capstone
+ * cannot, left instructions before the block's end (it included): the
+ * one size with which the others lead to the block's last instruction;
+ * 0 if none or several do. */
+static uint8_t infer_size(struct piece_dec *pd, uint64_t ip, uint32_t left)
+{
+	if (left > 4096)
+		return 0;	/* not worth the search */
+	uint8_t found = 0;
+	for (uint8_t size = 1; size <= 15; size++)
+		if (leads_to_end(pd, ip + size, left - 1)) {
+			if (found)
+				return 0;
+			found = size;
+		}
+	return found;
+}
+
 /* Expand the pending block as far as the chunk allows.  Returns 1 when the
  * piece's seam was reached (stop the piece), 0 otherwise. */
 static int expand_pending(struct piece_dec *pd, struct chunk *ch)
@@ -194,9 +225,24 @@ static int expand_pending(struct piece_dec *pd, struct chunk *ch)
 			in = tk_pt_insn_at(pd->cache, ip);
 		}
 		if (!in || !in->size) {
-			/* Cannot happen when libipt decoded the same bytes. */
-			pd->pend_left = 0;
-			return 0;
+			/* libipt took bytes for an instruction that capstone
+			 * does not know (a newer extension, or no code at
+			 * all): give it, bytes unknown, with the size that
+			 * leads the rest of the block to its end, if one
+			 * does.  Else its successor is unknown: the rest of
+			 * the block is lost, as in ptxed. */
+			uint8_t iclass = ip == b->end_ip ? (uint8_t)b->iclass : ptic_error;
+			uint8_t size = pd->pend_left > 1 ? infer_size(pd, ip, pd->pend_left) : 0;
+			ch->recs[ch->n++] = (struct rec){
+				.kind = R_INSN, .size = size, .iclass = iclass,
+				.branch = (uint8_t)tk_pt_branch_of(iclass, false),
+				.flags = (uint8_t)((pd->pend_first ? RF_BLOCK_START : 0) |
+						   (b->speculative ? RF_SPECULATIVE : 0)),
+				.ip = ip, .offset = pd->pend_off};
+			pd->pend_first = false;
+			pd->pend_left = size ? pd->pend_left - 1 : 0;
+			pd->pend_ip = ip + size;
+			continue;
 		}
 		uint8_t flags = pd->pend_first ? RF_BLOCK_START : 0;
 		if (b->speculative)
