@@ -223,8 +223,10 @@ test('profiles from tracekit export load into the page', async () => {
     const out = path.join(WORK, 'qs.' + to + '.json');
     execFileSync(TK, ['export', '-q', '--to=' + to, '--image=' + QS_ELF, QS, '-o', out]);
     await page.setInputFiles('#import', out);
-    await page.waitForFunction(() => document.querySelector('.view.active .flame .fhead') &&
-      document.querySelector('.view.active .flame .fhead').textContent.includes('.json'));
+    /* This file's name (the one before stays on screen while it loads). */
+    await page.waitForFunction((name) => document.querySelector('.view.active .flame .fhead') &&
+      document.querySelector('.view.active .flame .fhead').textContent.includes(name) &&
+      TK.app.active.flame, 'qs.' + to + '.json');
     const drawn = await page.$$eval('.view.active .flame .fr', (fs) => fs.map((f) => f.textContent));
     assert.ok(drawn.includes('_start') && drawn.includes('quicksort'), to + ': ' + drawn.slice(0, 5));
     /* Every function of the trace is in the loaded tree (small ones are
