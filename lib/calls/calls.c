@@ -137,21 +137,30 @@ static int step_from_prev(tk_calls *c, tk_cctx *x, const tk_tpos *cur)
 	return tk_calls_branch_transfer(c, x, cur, natural);
 }
 
+/* Context x's instructions up to the one at t, count of them since the
+ * previous one the detector looked at: nothing before that last one is a
+ * call or a return, so only it and the count matter (as TK_CS_STEPS). */
+static void run_end(tk_calls *c, tk_cctx *x, const tk_tpos *t, uint64_t count, uint8_t width,
+		    tk_isa isa, tk_branch branch)
+{
+	if (!c->func_steps)
+		note_step(x, t);
+	x->prev = *t;
+	x->prev_width = width;
+	x->prev_isa = isa;
+	x->prev_branch = branch;
+	x->have_prev = true;
+	x->ninsn += count;
+	tk_calls_arm_step(x);
+}
+
 /* An instruction of context x at cur (a step unless steps are function
  * events). */
 static int insn_at(tk_calls *c, tk_cctx *x, const tk_tpos *cur, uint8_t width, tk_isa isa,
 		   tk_branch branch)
 {
-	if (!c->func_steps)
-		note_step(x, cur);
 	int rc = step_from_prev(c, x, cur);
-	x->prev = *cur;
-	x->prev_width = width;
-	x->prev_isa = isa;
-	x->prev_branch = branch;
-	x->have_prev = true;
-	x->ninsn++;
-	tk_calls_arm_step(x);
+	run_end(c, x, cur, 1, width, isa, branch);
 	return rc;
 }
 
@@ -164,23 +173,6 @@ static int on_insn(tk_calls *c, tk_cctx *x, const tk_event *ev)
 	else
 		cur.pos = c->nsteps ? c->nsteps - 1 : 0;
 	return insn_at(c, x, &cur, in->width, in->isa, in->branch);
-}
-
-/* The last instruction of a run of count, at t, following the run's first
- * one (or an earlier last one): nothing between them is a call or a
- * return, so only it and the count matter (as TK_CS_STEPS). */
-static void run_end(tk_calls *c, tk_cctx *x, const tk_tpos *t, uint64_t count,
-		    const tk_insn *last)
-{
-	if (!c->func_steps)
-		note_step(x, t);
-	x->prev = *t;
-	x->prev_width = last->width;
-	x->prev_isa = last->isa;
-	x->prev_branch = last->branch;
-	x->have_prev = true;
-	x->ninsn += count;
-	tk_calls_arm_step(x);
 }
 
 static int on_run(tk_calls *c, tk_cctx *x, const tk_event *ev)
@@ -206,7 +198,7 @@ static int on_run(tk_calls *c, tk_cctx *x, const tk_event *ev)
 	int rc = step_from_prev(c, x, &first);
 	tk_tpos end = {ev->time + r->count - 1, ev->line + r->count - 1, ev->offset, last->pc,
 		       c->func_steps ? first.pos : base + r->count - 1};
-	run_end(c, x, &end, r->count, last);
+	run_end(c, x, &end, r->count, last->width, last->isa, last->branch);
 	return rc;
 }
 
@@ -322,8 +314,7 @@ static int summary_record(tk_calls *c, const tk_csrec *r, uint64_t step_base, ui
 		/* r->x instructions, each its predecessor's natural successor,
 		 * with nothing the detector reads between them: only the last
 		 * one and the count matter. */
-		run_end(c, x, &t, r->x, &(tk_insn){.width = r->width, .isa = (tk_isa)r->isa,
-						     .branch = (tk_branch)r->branch});
+		run_end(c, x, &t, r->x, r->width, (tk_isa)r->isa, (tk_branch)r->branch);
 		return 0;
 	case TK_CS_REG: {
 		x->have_text = false;

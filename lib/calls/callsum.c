@@ -179,6 +179,23 @@ static bool is_lr_sp(tk_reg reg)
 	return reg == TK_REG_R13 || reg == TK_REG_R14 || reg == TK_REG_X30 || reg == TK_REG_XSP;
 }
 
+/* Context x's previous instruction is now in, at t: the record r (a new
+ * one, or the last of the run x->last stands for) says so. */
+static void set_prev(pctx *x, tk_csrec *r, const tk_tpos *t, const tk_insn *in)
+{
+	x->have_prev = true;
+	x->prev_pc = t->pc;
+	x->prev_width = in->width;
+	x->prev_isa = in->isa;
+	x->prev_branch = in->branch;
+	r->t = *t;
+	r->ctx = x->id;
+	r->type = TK_CS_INSN;
+	r->isa = (uint8_t)in->isa;
+	r->width = in->width;
+	r->branch = (uint8_t)in->branch;
+}
+
 static int on_insn(tk_callsum *s, pctx *x, const tk_event *ev)
 {
 	const tk_insn *in = &ev->u.insn;
@@ -195,11 +212,6 @@ static int on_insn(tk_callsum *s, pctx *x, const tk_event *ev)
 			x->cleared = false;
 		}
 	}
-	x->have_prev = true;
-	x->prev_pc = in->pc;
-	x->prev_width = in->width;
-	x->prev_isa = in->isa;
-	x->prev_branch = in->branch;
 	/* A sequential instruction only extends the run: the last one of it
 	 * is all the detector needs. */
 	tk_csrec *r = &x->last;
@@ -210,12 +222,7 @@ static int on_insn(tk_callsum *s, pctx *x, const tk_event *ev)
 		if (err || !(r = add(s, TK_CS_INSN, x->id)))
 			return err ? err : TK_ERR_NOMEM;
 	}
-	r->t = (tk_tpos){ev->time, ev->line, ev->offset, in->pc, pos};
-	r->ctx = x->id;
-	r->type = TK_CS_INSN;
-	r->isa = (uint8_t)in->isa;
-	r->width = in->width;
-	r->branch = (uint8_t)in->branch;
+	set_prev(x, r, &(tk_tpos){ev->time, ev->line, ev->offset, in->pc, pos}, in);
 	return 0;
 }
 
@@ -240,18 +247,10 @@ static int on_run(tk_callsum *s, pctx *x, const tk_event *ev)
 	uint64_t more = run->count - 1;
 	if (!s->func_steps)
 		s->nsteps += more;
-	x->prev_pc = run->last.pc;
-	x->prev_width = run->last.width;
-	x->prev_isa = run->last.isa;
-	x->prev_branch = run->last.branch;
 	x->run += more;
-	tk_csrec *r = &x->last;
-	r->t = (tk_tpos){ev->time + more, ev->line + more, ev->offset, run->last.pc, s->nsteps};
-	r->ctx = x->id;
-	r->type = TK_CS_INSN;
-	r->isa = (uint8_t)run->last.isa;
-	r->width = run->last.width;
-	r->branch = (uint8_t)run->last.branch;
+	set_prev(x, &x->last,
+		 &(tk_tpos){ev->time + more, ev->line + more, ev->offset, run->last.pc, s->nsteps},
+		 &run->last);
 	return 0;
 }
 

@@ -224,6 +224,9 @@ static int expand_pending(struct piece_dec *pd, struct chunk *ch)
 		} else {
 			in = tk_pt_insn_at(pd->cache, ip);
 		}
+		uint8_t flags = (uint8_t)((pd->pend_first ? RF_BLOCK_START : 0) |
+					  (b->speculative ? RF_SPECULATIVE : 0));
+		pd->pend_first = false;
 		if (!in || !in->size) {
 			/* libipt took bytes for an instruction that capstone
 			 * does not know (a newer extension, or no code at
@@ -235,18 +238,12 @@ static int expand_pending(struct piece_dec *pd, struct chunk *ch)
 			uint8_t size = pd->pend_left > 1 ? infer_size(pd, ip, pd->pend_left) : 0;
 			ch->recs[ch->n++] = (struct rec){
 				.kind = R_INSN, .size = size, .iclass = iclass,
-				.branch = (uint8_t)tk_pt_branch_of(iclass, false),
-				.flags = (uint8_t)((pd->pend_first ? RF_BLOCK_START : 0) |
-						   (b->speculative ? RF_SPECULATIVE : 0)),
+				.branch = (uint8_t)tk_pt_branch_of(iclass, false), .flags = flags,
 				.ip = ip, .offset = pd->pend_off};
-			pd->pend_first = false;
 			pd->pend_left = size ? pd->pend_left - 1 : 0;
 			pd->pend_ip = ip + size;
 			continue;
 		}
-		uint8_t flags = pd->pend_first ? RF_BLOCK_START : 0;
-		if (b->speculative)
-			flags |= RF_SPECULATIVE;
 		if (in == &tmp) {
 			/* Truncated: bytes must outlive this call; they are
 			 * only in the block, so keep what the cache has. */
@@ -257,7 +254,6 @@ static int expand_pending(struct piece_dec *pd, struct chunk *ch)
 		} else {
 			push_insn(ch, in, pd->pend_off, flags);
 		}
-		pd->pend_first = false;
 		pd->pend_left--;
 		/* Blocks follow direct jumps and calls. */
 		pd->pend_ip = in->direct && in->iclass != ptic_cond_jump ? in->target : ip + in->size;
