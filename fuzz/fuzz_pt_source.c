@@ -42,12 +42,14 @@ static void read_trace(bool runs, unsigned threads, struct reading *out)
 	memset(out, 0, sizeof *out);
 	char raw[sizeof TK_FUZZ_PT_CODE_PATH + 16];
 	snprintf(raw, sizeof raw, "%s@0x%x", TK_FUZZ_PT_CODE_PATH, TK_FUZZ_PT_CODE_ADDR);
-	tk_source_opt opts[] = {{"raw", raw}};
+	/* A short endless-loop guard: the code has such loops, and the
+	 * default (2^26 instructions) takes minutes under the sanitizers. */
+	tk_source_opt opts[] = {{"raw", raw}, {"max-linear", "4096"}};
 	tk_source_spec spec;
 	tk_source_spec_init(&spec);
 	spec.format = "pt";
 	spec.opts = opts;
-	spec.nopts = 1;
+	spec.nopts = 2;
 	spec.threads = threads;
 	tk_source *src;
 	if (tk_source_open(trace_path, &spec, &src) < 0)

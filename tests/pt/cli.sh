@@ -144,6 +144,24 @@ case_damage() {
 	n2=$("$bin" parse --runs --raw=odd.code@0x1000 "$seeds/unknown-insn-mid.pt" 2> /dev/null |
 		sed -n 's/.* RUN n=\([0-9]*\) .*/\1/p' | awk '{ s += $1 } END { print s }')
 	[ "$n1" = 22 ] && [ "$n2" = 22 ] || fail "unknown instructions: $n1 one by one, $n2 in runs (22)"
+	# A TIP into an endless loop that needs no trace: --max-linear bounds
+	# it, the guard's error names the loop, the root ends there, and both
+	# readings count the same instructions: the 41 before it and 4096 of it.
+	loop=$seeds/endless-loop-after-tip.pt
+	"$bin" calltree --max-linear=4096 --raw=odd.code@0x1000 "$loop" > odd.out 2> lost.err ||
+		fail "calltree --max-linear: exit status $?"
+	grep -q 'offset 0x70: warning: error: endless loop that needs no trace' lost.err ||
+		fail "endless loop not reported: $(cat lost.err)"
+	head -1 odd.out | grep -q '^o t:1 l:1 pc:0x1000 - t:4137 l:4137 pc:0x1011 :$' ||
+		fail "endless loop, root: $(head -1 odd.out)"
+	n1=$("$bin" parse --max-linear=4096 --raw=odd.code@0x1000 "$loop" 2> /dev/null | grep -c ' INSN ')
+	n2=$("$bin" parse --runs --max-linear=4096 --raw=odd.code@0x1000 "$loop" 2> /dev/null |
+		sed -n 's/.* RUN n=\([0-9]*\) .*/\1/p' | awk '{ s += $1 } END { print s }')
+	[ "$n1" = 4137 ] && [ "$n2" = 4137 ] || fail "endless loop: $n1 one by one, $n2 in runs (41 + 4096)"
+	"$bin" calltree --max-linear=0 --raw=odd.code@0x1000 "$loop" > /dev/null 2> lost.err &&
+		fail "--max-linear=0 accepted"
+	grep -q 'max-linear=0: expected a positive instruction count' lost.err ||
+		fail "--max-linear=0: $(cat lost.err)"
 	rm -f lost.out lost.err err.out garbage.bin flip.pt flip.out odd.code odd.out odd.tail
 }
 

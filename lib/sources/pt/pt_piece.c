@@ -116,6 +116,11 @@ static int push_event(struct chunk *ch, const struct pt_event *ev, uint64_t offs
 }
 
 /* The endless-loop guard: n more instructions at trace offset off. */
+static uint64_t guard_limit(const struct piece_dec *pd)
+{
+	return pd->o->max_linear ? pd->o->max_linear : (1ull << 26);
+}
+
 static bool guard_tripped(struct piece_dec *pd, uint64_t off, uint64_t n)
 {
 	if (off != pd->guard_off) {
@@ -123,8 +128,7 @@ static bool guard_tripped(struct piece_dec *pd, uint64_t off, uint64_t n)
 		pd->guard_count = 0;
 	}
 	pd->guard_count += n;
-	uint64_t lim = pd->o->max_linear ? pd->o->max_linear : (1ull << 26);
-	return pd->guard_count > lim;
+	return pd->guard_count > guard_limit(pd);
 }
 
 static int alloc_decoder(struct piece_dec *pd)
@@ -404,6 +408,18 @@ static int take_insn(struct piece_dec *pd, struct chunk *ch, const struct pt_ins
 	return 0;
 }
 
+/* The guard tripped at ip: report the endless loop and resynchronise. */
+static int push_endless(struct piece_dec *pd, struct chunk *ch, uint64_t ip)
+{
+	int rc = push_error(pd, ch, "error", -pte_internal, ip);
+	if (rc == 0)
+		snprintf(ch->side[ch->nside - 1].text, sizeof ch->side[0].text,
+			 "error: endless loop that needs no trace");
+	pd->state = S_SYNC;
+	pd->guard_count = 0;
+	return rc;
+}
+
 /* After an error: report it and resynchronise. */
 static int fail(struct piece_dec *pd, struct chunk *ch, int err)
 {
@@ -476,13 +492,7 @@ static int step(struct piece_dec *pd, struct chunk *ch)
 			status = pt_blk_next(pd->blk, &pd->block, sizeof pd->block);
 			if (guard_tripped(pd, off, pd->block.ninsn)) {
 				pd->block.ninsn = 0;
-				int rc = push_error(pd, ch, "error", -pte_internal, pd->block.ip);
-				if (rc == 0)
-					snprintf(ch->side[ch->nside - 1].text, sizeof ch->side[0].text,
-						 "error: endless loop that needs no trace");
-				pd->state = S_SYNC;
-				pd->guard_count = 0;
-				return rc;
+				return push_endless(pd, ch, pd->block.ip);
 			}
 			seam = take_block(pd, ch, off);
 		} else {
@@ -492,16 +502,8 @@ static int step(struct piece_dec *pd, struct chunk *ch)
 			pd->insn_ip = insn.ip;
 			seam = 0;
 			if (insn.iclass != ptic_error) {
-				if (guard_tripped(pd, off, 1)) {
-					int rc = push_error(pd, ch, "error", -pte_internal, insn.ip);
-					if (rc == 0)
-						snprintf(ch->side[ch->nside - 1].text,
-							 sizeof ch->side[0].text,
-							 "error: endless loop that needs no trace");
-					pd->state = S_SYNC;
-					pd->guard_count = 0;
-					return rc;
-				}
+				if (guard_tripped(pd, off, 1))
+					return push_endless(pd, ch, insn.ip);
 				seam = take_insn(pd, ch, &insn, off);
 			}
 		}
@@ -536,19 +538,19 @@ static int step(struct piece_dec *pd, struct chunk *ch)
 static void fast_blocks(struct piece_dec *pd, struct chunk *ch)
 {
 	uint64_t base = pd->pc->begin;
+	uint64_t lim = guard_limit(pd);
 	while (ch->n + ROOM < CHUNK_RECS) {
 		uint64_t off = 0;
 		pt_blk_get_offset(pd->blk, &off);
 		off += base;
 		struct pt_block *b = &pd->block;
 		int status = pt_blk_next(pd->blk, b, sizeof *b);
-		if (off != pd->guard_off || b->ninsn + pd->guard_count > (1ull << 20)) {
-			/* The slow path applies the guard. */
+		if (off != pd->guard_off || b->ninsn + pd->guard_count > lim) {
+			/* The slow path applies the guard: the block that trips
+			 * it is dropped, as in step(). */
 			pd->after_status = status;
-			if (guard_tripped(pd, off, b->ninsn)) {
+			if (guard_tripped(pd, off, b->ninsn))
 				b->ninsn = 0;
-				pd->guard_count = (pd->o->max_linear ? pd->o->max_linear : (1ull << 26)) + 1;
-			}
 		} else {
 			pd->guard_count += b->ninsn;
 		}
@@ -558,8 +560,7 @@ static void fast_blocks(struct piece_dec *pd, struct chunk *ch)
 		} else if (b->ninsn) {
 			push_block(pd, ch, b->ninsn, b->end_ip, off);
 		}
-		if (status < 0 || (status & (pts_event_pending | pts_eos)) ||
-		    pd->guard_count > (pd->o->max_linear ? pd->o->max_linear : (1ull << 26))) {
+		if (status < 0 || (status & (pts_event_pending | pts_eos)) || pd->guard_count > lim) {
 			pd->after_status = status;
 			pd->state = S_AFTER;
 			return;
@@ -573,7 +574,7 @@ static void fast_blocks(struct piece_dec *pd, struct chunk *ch)
 static void fast_insns(struct piece_dec *pd, struct chunk *ch)
 {
 	uint64_t base = pd->pc->begin;
-	uint64_t lim = pd->o->max_linear ? pd->o->max_linear : (1ull << 26);
+	uint64_t lim = guard_limit(pd);
 	while (ch->n + ROOM < CHUNK_RECS) {
 		uint64_t off = 0;
 		pt_insn_get_offset(pd->ins, &off);
@@ -611,29 +612,19 @@ int tk_pt_piece_fill(struct piece_dec *pd, struct chunk *ch)
 		if (pd->state == S_NEXT && pd->o->blocks_only && !pd->fillin && pd->blk &&
 		    !pd->pending) {
 			fast_blocks(pd, ch);
-			if (pd->state == S_AFTER && pd->guard_count >
-			    (pd->o->max_linear ? pd->o->max_linear : (1ull << 26))) {
-				int rc = push_error(pd, ch, "error", -pte_internal, pd->block.ip);
+			if (pd->state == S_AFTER && pd->guard_count > guard_limit(pd)) {
+				int rc = push_endless(pd, ch, pd->block.ip);
 				if (rc < 0)
 					return rc;
-				snprintf(ch->side[ch->nside - 1].text, sizeof ch->side[0].text,
-					 "error: endless loop that needs no trace");
-				pd->guard_count = 0;
-				pd->state = S_SYNC;
 			}
 			continue;
 		}
 		if (pd->state == S_NEXT && pd->ins && !pd->fillin) {
 			fast_insns(pd, ch);
-			uint64_t lim = pd->o->max_linear ? pd->o->max_linear : (1ull << 26);
-			if (pd->state == S_AFTER && pd->guard_count > lim) {
-				int rc = push_error(pd, ch, "error", -pte_internal, pd->insn_ip);
+			if (pd->state == S_AFTER && pd->guard_count > guard_limit(pd)) {
+				int rc = push_endless(pd, ch, pd->insn_ip);
 				if (rc < 0)
 					return rc;
-				snprintf(ch->side[ch->nside - 1].text, sizeof ch->side[0].text,
-					 "error: endless loop that needs no trace");
-				pd->guard_count = 0;
-				pd->state = S_SYNC;
 			}
 			continue;
 		}

@@ -19,6 +19,7 @@
  * where it stopped (an interrupt in a user-only trace) is no gap: nothing
  * of the traced flow is missing.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ typedef struct pt_source {
 	bool runs;			/* TK_EV_RUN per block */
 	const struct rec *blk, *blk_end;	/* blocks taken, not yet yielded */
 	unsigned threads;		/* decoding threads (0: every core) */
+	uint64_t max_linear;		/* endless-loop guard (0: the default) */
 	bool started;
 } pt_source;
 
@@ -179,12 +181,32 @@ static void flush_error(pt_source *ps, bool resumed, uint64_t at)
 	ps->err_pending = false;
 }
 
+/* --max-linear=N: how many instructions may decode without the trace
+ * moving on before the loop is called endless (a positive count). */
+static int parse_max_linear(pt_source *ps, const tk_source_spec *spec)
+{
+	const char *v = tk_source_spec_get(spec, "max-linear");
+	if (!v)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 0);
+	if (errno || end == v || *end || n == 0 || *v == '-') {
+		tk_source_report(&ps->base, TK_DIAG_ERROR, 0,
+				 "--max-linear=%s: expected a positive instruction count", v);
+		return TK_ERR_INVAL;
+	}
+	ps->max_linear = n;
+	return 0;
+}
+
 static int start_stream(pt_source *ps)
 {
 	tk_pt_decode_opts o;
 	tk_pt_decode_opts_init(&o);
 	o.blocks_only = o.join_blocks = ps->runs;
 	o.threads = ps->threads;
+	o.max_linear = ps->max_linear;
 	ps->started = true;
 	tk_pt_stream_info si;
 	int rc = tk_pt_stream(ps->pt, ps->stream, &si);
@@ -403,6 +425,10 @@ static int open_as(const char *path, const tk_source_spec *spec, const tk_source
 		tk_source_free(&ps->base);
 		return rc;
 	}
+	if ((rc = parse_max_linear(ps, spec)) < 0) {
+		tk_source_free(&ps->base);
+		return rc;
+	}
 	tk_pt_opts o;
 	tk_pt_opts_init(&o);
 	o.format = fmt == &tk_format_perf ? TK_PT_FORMAT_PERF : TK_PT_FORMAT_RAW;
@@ -473,6 +499,9 @@ static const tk_source_option pt_options[] = {
 	{"cpu", "F/M[/S]|auto|none",
 	 "Intel PT: the CPU the trace was recorded on, for errata (auto: perf.data's)", true},
 	{"raw", "FILE@ADDR", "Intel PT: code from a raw binary loaded at ADDR (repeatable)", true},
+	{"max-linear", "N",
+	 "Intel PT: call a loop endless after N instructions that need no trace (default 2^26)",
+	 true},
 	{NULL, NULL, NULL, false},
 };
 
