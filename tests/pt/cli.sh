@@ -158,6 +158,20 @@ case_damage() {
 	n2=$("$bin" parse --runs --max-linear=4096 --raw=odd.code@0x1000 "$loop" 2> /dev/null |
 		sed -n 's/.* RUN n=\([0-9]*\) .*/\1/p' | awk '{ s += $1 } END { print s }')
 	[ "$n1" = 4137 ] && [ "$n2" = 4137 ] || fail "endless loop: $n1 one by one, $n2 in runs (41 + 4096)"
+	for dec in --block-decoder --insn-decoder; do
+		for th in 1 2; do
+			n1=$("$bin" ptxed $dec --threads=$th --max-linear=4096 --raw=odd.code@0x1000 "$loop" 2> /dev/null |
+				grep -c '^0000')
+			n2=$("$bin" ptxed $dec --threads=$th --max-linear=4096 -q --stat --raw=odd.code@0x1000 "$loop" 2> /dev/null |
+				sed -n 's/^insn: \([0-9]*\)\.$/\1/p')
+			[ "$n1" = 4137 ] && [ "$n2" = 4137 ] ||
+				fail "ptxed $dec --threads=$th --max-linear: $n1 listed, $n2 counted (4137)"
+		done
+	done
+	"$bin" ptxed --max-linear=-1 --raw=odd.code@0x1000 "$loop" > /dev/null 2> lost.err &&
+		fail "ptxed --max-linear=-1 accepted"
+	grep -q 'max-linear=-1: expected a positive instruction count' lost.err ||
+		fail "ptxed --max-linear=-1: $(cat lost.err)"
 	"$bin" calltree --max-linear=0 --raw=odd.code@0x1000 "$loop" > /dev/null 2> lost.err &&
 		fail "--max-linear=0 accepted"
 	grep -q 'max-linear=0: expected a positive instruction count' lost.err ||

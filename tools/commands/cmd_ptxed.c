@@ -10,13 +10,14 @@
 
 enum {
 	OPT_NO_INST = PTO_LAST + 1, OPT_ATT, OPT_OFFSET, OPT_ICLASS, OPT_SHOW_BLOCKS, OPT_STAT,
-	OPT_BLOCK_DECODER, OPT_INSN_DECODER,
+	OPT_BLOCK_DECODER, OPT_INSN_DECODER, OPT_MAX_LINEAR,
 };
 
 struct ptxed_ctx {
 	tk_pt_cli p;
 	bool no_inst, att, offset, iclass, show_blocks, stat;
 	tk_pt_decoder decoder;
+	uint64_t max_linear;	/* 0: the decoder's default */
 };
 
 static int handle(tk_cli *cli, int val, const char *arg, void *vctx)
@@ -31,6 +32,12 @@ static int handle(tk_cli *cli, int val, const char *arg, void *vctx)
 	case OPT_STAT: c->stat = true; return 0;
 	case OPT_BLOCK_DECODER: c->decoder = TK_PT_DECODER_BLOCK; return 0;
 	case OPT_INSN_DECODER: c->decoder = TK_PT_DECODER_INSN; return 0;
+	case OPT_MAX_LINEAR:
+		if (tk_pt_cli_number(arg, &c->max_linear) < 0 || !c->max_linear) {
+			tk_cli_error(cli, "--max-linear=%s: expected a positive instruction count", arg);
+			return -1;
+		}
+		return 0;
 	}
 	return tk_pt_cli_option(cli, &c->p, val, arg) == 0 ? 0 : -1;
 }
@@ -118,6 +125,7 @@ static int64_t run_stream(tk_cli *cli, struct ptxed_ctx *c, tk_pt *pt, unsigned 
 	o.decoder = c->decoder;
 	o.threads = c->p.threads;
 	o.piece_bytes = c->p.piece_bytes;
+	o.max_linear = c->max_linear;
 	o.count_only = cli->quiet;
 	o.block_marks = c->show_blocks && !cli->quiet;
 	tk_pt_decode *d;
@@ -180,6 +188,7 @@ int tk_cmd_ptxed(int argc, char **argv)
 		{"stat", no_argument, NULL, OPT_STAT},
 		{"block-decoder", no_argument, NULL, OPT_BLOCK_DECODER},
 		{"insn-decoder", no_argument, NULL, OPT_INSN_DECODER},
+		{"max-linear", required_argument, NULL, OPT_MAX_LINEAR},
 		{0},
 	};
 	struct ptxed_ctx ctx;
@@ -200,6 +209,8 @@ int tk_cmd_ptxed(int argc, char **argv)
 				"  --stat                   print the number of instructions (and blocks)\n"
 				"  --block-decoder          use libipt's block decoder (default, faster)\n"
 				"  --insn-decoder           use libipt's instruction flow decoder\n"
+				"  --max-linear=N           call a loop endless after N instructions that\n"
+				"                           need no trace (default 2^26)\n"
 				TK_PT_CLI_HELP,
 		.flags = TK_CLI_OUTPUT,
 		.min_args = 0,

@@ -6,12 +6,12 @@
 
 #include "pt_cli.h"
 
-static int parse_num(const char *s, uint64_t *out)
+int tk_pt_cli_number(const char *s, uint64_t *out)
 {
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *end)
+	if (errno || end == s || *end || strchr(s, '-'))	/* strtoull takes "-1" */
 		return -1;
 	*out = v;
 	return 0;
@@ -21,7 +21,7 @@ static int parse_num(const char *s, uint64_t *out)
 static bool split_addr(char *arg, int sep, uint64_t *addr)
 {
 	char *p = strrchr(arg, sep);
-	if (!p || p == arg || parse_num(p + 1, addr) < 0)
+	if (!p || p == arg || tk_pt_cli_number(p + 1, addr) < 0)
 		return false;
 	*p = 0;
 	return true;
@@ -94,7 +94,7 @@ int tk_pt_cli_option(tk_cli *cli, tk_pt_cli *p, int val, const char *arg)
 		return 0;
 	case PTO_THREADS: {
 		uint64_t n;
-		if (parse_num(arg, &n) < 0 || n < 1 || n > 1024) {
+		if (tk_pt_cli_number(arg, &n) < 0 || n < 1 || n > 1024) {
 			tk_cli_error(cli, "--threads=%s: want a number from 1 to 1024", arg);
 			return -1;
 		}
@@ -102,7 +102,7 @@ int tk_pt_cli_option(tk_cli *cli, tk_pt_cli *p, int val, const char *arg)
 		return 0;
 	}
 	case PTO_PIECE:
-		if (parse_num(arg, &p->piece_bytes) < 0 || p->piece_bytes < 1) {
+		if (tk_pt_cli_number(arg, &p->piece_bytes) < 0 || p->piece_bytes < 1) {
 			tk_cli_error(cli, "--piece-size=%s: want a number of bytes", arg);
 			return -1;
 		}
