@@ -13,14 +13,25 @@
 #include "tracekit/calls.h"
 #include "tracekit/source.h"
 
-static char trace_path[64];
+static char trace_path[64], code_path[64];
 
+static void remove_files(void)
+{
+	remove(trace_path);
+	remove(code_path);
+}
+
+/* The code goes to a file of this process's own: the readings are
+ * compared, and another fuzzer rewriting a shared file in the middle of
+ * one would make libipt refuse the code in that reading only. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	tk_fuzz_pt_write_code();
+	snprintf(code_path, sizeof code_path, "/tmp/tracekit-fuzz-src.%ld.code", (long)getpid());
+	tk_fuzz_pt_write_code_at(code_path);
 	snprintf(trace_path, sizeof trace_path, "/tmp/tracekit-fuzz-src.%ld.pt", (long)getpid());
+	atexit(remove_files);
 	return 0;
 }
 
@@ -40,8 +51,8 @@ static uint64_t mix(uint64_t h, uint64_t v)
 static void read_trace(bool runs, unsigned threads, struct reading *out)
 {
 	memset(out, 0, sizeof *out);
-	char raw[sizeof TK_FUZZ_PT_CODE_PATH + 16];
-	snprintf(raw, sizeof raw, "%s@0x%x", TK_FUZZ_PT_CODE_PATH, TK_FUZZ_PT_CODE_ADDR);
+	char raw[sizeof code_path + 16];
+	snprintf(raw, sizeof raw, "%s@0x%x", code_path, TK_FUZZ_PT_CODE_ADDR);
 	/* A short endless-loop guard: the code has such loops, and the
 	 * default (2^26 instructions) takes minutes under the sanitizers. */
 	tk_source_opt opts[] = {{"raw", raw}, {"max-linear", "4096"}};

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tracekit/pt.h"
@@ -26,21 +27,45 @@ static const uint8_t tk_fuzz_pt_code[] = {
 	0xe8, 0xfb, 0xff, 0xff, 0xff,	/* 1013: call 1013 (endless recursion) */
 };
 
-/* Written to a file of its own, then renamed into place: the fuzzers run
- * side by side, and truncating the file another one has mapped (libipt
- * maps the code it reads) would kill that one with SIGBUS. */
-static inline void tk_fuzz_pt_write_code(void)
+/* Whether path already holds exactly the code. */
+static inline int tk_fuzz_pt_code_present(const char *path)
 {
-	char tmp[sizeof TK_FUZZ_PT_CODE_PATH + 32];
-	snprintf(tmp, sizeof tmp, "%s.%ld", TK_FUZZ_PT_CODE_PATH, (long)getpid());
+	uint8_t buf[sizeof tk_fuzz_pt_code + 1];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	return n == sizeof tk_fuzz_pt_code && !memcmp(buf, tk_fuzz_pt_code, n);
+}
+
+/* Write the code to path unless it is there already.  libipt maps the
+ * code by its path again at every resynchronisation and refuses a file
+ * whose modification time changed since the decoder was set up, so a
+ * fuzzer starting beside another one must not rewrite an identical file.
+ * A new file is written under a name of its own, then renamed into place:
+ * truncating a file another fuzzer has mapped would kill that one with
+ * SIGBUS. */
+static inline void tk_fuzz_pt_write_code_at(const char *path)
+{
+	if (tk_fuzz_pt_code_present(path))
+		return;
+	char tmp[256];
+	snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
 	FILE *f = fopen(tmp, "wb");
 	if (!f)
 		return;
 	size_t n = fwrite(tk_fuzz_pt_code, 1, sizeof tk_fuzz_pt_code, f);
 	if (fclose(f) == 0 && n == sizeof tk_fuzz_pt_code)
-		rename(tmp, TK_FUZZ_PT_CODE_PATH);
+		rename(tmp, path);
 	else
 		remove(tmp);
+}
+
+/* The shared code file, which the perf.data seeds name. */
+static inline void tk_fuzz_pt_write_code(void)
+{
+	tk_fuzz_pt_write_code_at(TK_FUZZ_PT_CODE_PATH);
 }
 
 static volatile unsigned tk_fuzz_sink;

@@ -112,6 +112,12 @@ case_damage() {
 	grep -q 'compressed perf.data' err.out || fail "compressed: $(cat err.out)"
 	"$bin" ptxed truncated.data 2> err.out && fail "truncated: exit status 0"
 	grep -q 'truncated.data: .*offset' err.out || fail "truncated: $(cat err.out)"
+	# An attribute section too short for the fields read from it (found by
+	# fuzz_perf: a read past the end of the file).
+	short=$(dirname "$0")/../../fuzz/seeds/perf/short-attr-section.data
+	"$bin" ptxed --format=perf "$short" 2> err.out && fail "short attrs: exit status 0"
+	grep -q 'short-attr-section.data: error: offset 0x3ea: the attribute section is too short' err.out ||
+		fail "short attrs: $(cat err.out)"
 	"$bin" ptxed static-base.pt 2> err.out && fail "no image: exit status 0"
 	grep -q 'needs the traced code' err.out || fail "no image: $(cat err.out)"
 	"$bin" ptxed --image=/nonexistent static-base.pt 2> err.out && fail "missing image: exit status 0"

@@ -117,6 +117,11 @@ static int read_attrs(struct perf_state *ps, const uint8_t *f, size_t len)
 			   (unsigned long long)off);
 		return TK_ERR_CORRUPT;
 	}
+	if (size < 48) {	/* sample_type and the flags are read from its first 48 bytes */
+		tk_pt_diag(ps->pt, TK_DIAG_ERROR, "offset 0x%llx: the attribute section is too short "
+			   "(%llu bytes, at least 48)", (unsigned long long)off, (unsigned long long)size);
+		return TK_ERR_CORRUPT;
+	}
 	ps->sample_type = rd64(f + off + 24);
 	ps->sample_id_all = (rd64(f + off + 40) >> 18) & 1;
 	return 0;
