@@ -106,6 +106,9 @@ typedef struct tk_pt_cpu {
 tk_pt_cpu tk_pt_cpu_of(const tk_pt *pt);
 /* Parse "F/M[/S]" (decimal).  Errors: TK_ERR_INVAL. */
 int tk_pt_parse_cpu_text(const char *text, tk_pt_cpu *out);
+/* Parse a count or an address of the PT options: C notation (decimal, 0x,
+ * 0), no sign, no blanks, at most 2^64-1.  Errors: TK_ERR_INVAL. */
+int tk_pt_parse_number(const char *text, uint64_t *out);
 
 /* One PT stream: the whole raw file, or one perf buffer index. */
 typedef struct tk_pt_stream_info {

@@ -182,6 +182,11 @@ case_damage() {
 		fail "--max-linear=0 accepted"
 	grep -q 'max-linear=0: expected a positive instruction count' lost.err ||
 		fail "--max-linear=0: $(cat lost.err)"
+	# strtoull would skip the blank and wrap the sign around to 2^64-1.
+	"$bin" calltree --max-linear=' -1' --raw=odd.code@0x1000 "$loop" > /dev/null 2> lost.err &&
+		fail "--max-linear=' -1' accepted"
+	grep -q 'max-linear= -1: expected a positive instruction count' lost.err ||
+		fail "--max-linear=' -1': $(cat lost.err)"
 	rm -f lost.out lost.err err.out garbage.bin flip.pt flip.out odd.code odd.out odd.tail
 }
 

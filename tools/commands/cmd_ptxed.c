@@ -33,7 +33,7 @@ static int handle(tk_cli *cli, int val, const char *arg, void *vctx)
 	case OPT_BLOCK_DECODER: c->decoder = TK_PT_DECODER_BLOCK; return 0;
 	case OPT_INSN_DECODER: c->decoder = TK_PT_DECODER_INSN; return 0;
 	case OPT_MAX_LINEAR:
-		if (tk_pt_cli_number(arg, &c->max_linear) < 0 || !c->max_linear) {
+		if (tk_pt_parse_number(arg, &c->max_linear) < 0 || !c->max_linear) {
 			tk_cli_error(cli, "--max-linear=%s: expected a positive instruction count", arg);
 			return -1;
 		}

@@ -1,27 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The options and trace opening shared by the Intel PT commands. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pt_cli.h"
 
-int tk_pt_cli_number(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || strchr(s, '-'))	/* strtoull takes "-1" */
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* "FILE<sep>ADDR": split at the last sep whose right side is a number. */
 static bool split_addr(char *arg, int sep, uint64_t *addr)
 {
 	char *p = strrchr(arg, sep);
-	if (!p || p == arg || tk_pt_cli_number(p + 1, addr) < 0)
+	if (!p || p == arg || tk_pt_parse_number(p + 1, addr) < 0)
 		return false;
 	*p = 0;
 	return true;
@@ -94,7 +82,7 @@ int tk_pt_cli_option(tk_cli *cli, tk_pt_cli *p, int val, const char *arg)
 		return 0;
 	case PTO_THREADS: {
 		uint64_t n;
-		if (tk_pt_cli_number(arg, &n) < 0 || n < 1 || n > 1024) {
+		if (tk_pt_parse_number(arg, &n) < 0 || n < 1 || n > 1024) {
 			tk_cli_error(cli, "--threads=%s: want a number from 1 to 1024", arg);
 			return -1;
 		}
@@ -102,7 +90,7 @@ int tk_pt_cli_option(tk_cli *cli, tk_pt_cli *p, int val, const char *arg)
 		return 0;
 	}
 	case PTO_PIECE:
-		if (tk_pt_cli_number(arg, &p->piece_bytes) < 0 || p->piece_bytes < 1) {
+		if (tk_pt_parse_number(arg, &p->piece_bytes) < 0 || p->piece_bytes < 1) {
 			tk_cli_error(cli, "--piece-size=%s: want a number of bytes", arg);
 			return -1;
 		}

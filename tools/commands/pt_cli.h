@@ -54,9 +54,6 @@ typedef struct tk_pt_cli {
 	uint64_t piece_bytes;
 } tk_pt_cli;
 
-/* A count or an address in C notation (decimal, 0x, 0); no sign.  0 or -1. */
-int tk_pt_cli_number(const char *s, uint64_t *out);
-
 /* Handle one of the shared options; returns 0, 1 if val is not one of
  * them, or -1 after printing a usage error. */
 int tk_pt_cli_option(tk_cli *cli, tk_pt_cli *p, int val, const char *arg);

@@ -92,6 +92,21 @@ int tk_pt_parse_cpu_text(const char *s, tk_pt_cpu *out)
 	return 0;
 }
 
+int tk_pt_parse_number(const char *s, uint64_t *out)
+{
+	/* strtoull skips blanks and takes a sign ("-1" is 2^64-1): a digit
+	 * must come first. */
+	if (*s < '0' || *s > '9')
+		return TK_ERR_INVAL;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return TK_ERR_INVAL;
+	*out = v;
+	return 0;
+}
+
 static void apply_cpu(tk_pt *pt)
 {
 	memset(&pt->ptcpu, 0, sizeof pt->ptcpu);

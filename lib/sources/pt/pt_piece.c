@@ -115,12 +115,14 @@ static int push_event(struct chunk *ch, const struct pt_event *ev, uint64_t offs
 	return 0;
 }
 
-/* The endless-loop guard: n more instructions at trace offset off. */
+/* The endless-loop guard's limit: instructions without the trace moving
+ * on. */
 static uint64_t guard_limit(const struct piece_dec *pd)
 {
 	return pd->o->max_linear ? pd->o->max_linear : (1ull << 26);
 }
 
+/* The endless-loop guard: n more instructions at trace offset off. */
 static bool guard_tripped(struct piece_dec *pd, uint64_t off, uint64_t n)
 {
 	if (off != pd->guard_off) {

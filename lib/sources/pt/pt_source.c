@@ -19,7 +19,6 @@
  * where it stopped (an interrupt in a user-only trace) is no gap: nothing
  * of the traced flow is missing.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,15 +65,10 @@ static int split_at(const char *arg, char **path, bool *at, uint64_t *addr)
 	const char *sep = strrchr(arg, '@');
 	*at = false;
 	*addr = 0;
-	if (sep && sep[1]) {
-		char *end;
-		unsigned long long v = strtoull(sep + 1, &end, 0);
-		if (!*end) {
-			*at = true;
-			*addr = v;
-			*path = strndup(arg, (size_t)(sep - arg));
-			return *path ? 0 : TK_ERR_NOMEM;
-		}
+	if (sep && tk_pt_parse_number(sep + 1, addr) == 0) {
+		*at = true;
+		*path = strndup(arg, (size_t)(sep - arg));
+		return *path ? 0 : TK_ERR_NOMEM;
 	}
 	*path = strdup(arg);
 	return *path ? 0 : TK_ERR_NOMEM;
@@ -188,10 +182,8 @@ static int parse_max_linear(pt_source *ps, const tk_source_spec *spec)
 	const char *v = tk_source_spec_get(spec, "max-linear");
 	if (!v)
 		return 0;
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 0);
-	if (errno || end == v || *end || n == 0 || *v == '-') {
+	uint64_t n;
+	if (tk_pt_parse_number(v, &n) < 0 || n == 0) {
 		tk_source_report(&ps->base, TK_DIAG_ERROR, 0,
 				 "--max-linear=%s: expected a positive instruction count", v);
 		return TK_ERR_INVAL;
