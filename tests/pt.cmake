@@ -59,8 +59,8 @@ foreach(case variants identical stat perf perf_script damage ptdump)
 endforeach()
 
 # libFuzzer targets (clang builds): raw PT, raw PT as a source, and the
-# perf.data reader.  The
-# generated perf.data files name real binaries, so decoding is fuzzed too.
+# perf.data reader.  The generated perf.data files name real binaries, so
+# decoding is fuzzed too.
 tk_add_fuzzer(NAME fuzz_pt SOURCE ${CMAKE_SOURCE_DIR}/fuzz/fuzz_pt.c
               SEED_DIRS ${CMAKE_SOURCE_DIR}/fuzz/seeds/pt
               SEED_FILES ${TK_PT_WORK}/static-psb16.pt ${TK_PT_WORK}/pie-all.pt)

@@ -30,6 +30,11 @@ listing() {
 	rm -f out.$$ err.$$ addr.$$
 }
 
+# The instructions of parse --runs output on stdin: its runs' counts summed.
+run_insns() {
+	sed -n 's/.* RUN n=\([0-9]*\) .*/\1/p' | awk '{ s += $1 } END { print s }'
+}
+
 case_variants() {
 	# Every variant, both decoders, 1 and 2 threads, whole and in pieces.
 	for prog in static pie; do
@@ -147,8 +152,7 @@ case_damage() {
 	"$bin" parse --raw=odd.code@0x1000 "$seeds/unknown-insn-mid.pt" > odd.out 2> /dev/null
 	grep -q ' INSN pc=0x1012 x86-64 w=2 enc=none' odd.out || fail "unknown mid-block: $(grep -m1 0x1012 odd.out)"
 	n1=$(grep -c ' INSN ' odd.out)
-	n2=$("$bin" parse --runs --raw=odd.code@0x1000 "$seeds/unknown-insn-mid.pt" 2> /dev/null |
-		sed -n 's/.* RUN n=\([0-9]*\) .*/\1/p' | awk '{ s += $1 } END { print s }')
+	n2=$("$bin" parse --runs --raw=odd.code@0x1000 "$seeds/unknown-insn-mid.pt" 2> /dev/null | run_insns)
 	[ "$n1" = 22 ] && [ "$n2" = 22 ] || fail "unknown instructions: $n1 one by one, $n2 in runs (22)"
 	# A TIP into an endless loop that needs no trace: --max-linear bounds
 	# it, the guard's error names the loop, the root ends there, and both
@@ -161,8 +165,7 @@ case_damage() {
 	head -1 odd.out | grep -q '^o t:1 l:1 pc:0x1000 - t:4137 l:4137 pc:0x1011 :$' ||
 		fail "endless loop, root: $(head -1 odd.out)"
 	n1=$("$bin" parse --max-linear=4096 --raw=odd.code@0x1000 "$loop" 2> /dev/null | grep -c ' INSN ')
-	n2=$("$bin" parse --runs --max-linear=4096 --raw=odd.code@0x1000 "$loop" 2> /dev/null |
-		sed -n 's/.* RUN n=\([0-9]*\) .*/\1/p' | awk '{ s += $1 } END { print s }')
+	n2=$("$bin" parse --runs --max-linear=4096 --raw=odd.code@0x1000 "$loop" 2> /dev/null | run_insns)
 	[ "$n1" = 4137 ] && [ "$n2" = 4137 ] || fail "endless loop: $n1 one by one, $n2 in runs (41 + 4096)"
 	for dec in --block-decoder --insn-decoder; do
 		for th in 1 2; do
