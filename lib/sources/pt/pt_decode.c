@@ -17,6 +17,10 @@
 #include "pt_decode.h"
 
 #define CHUNK_BUDGET 256
+/* A reader that caught up with its piece's worker waits for this many
+ * chunks (or the piece's end), not one: waking it for every chunk cost
+ * more in context switches than reading the chunk. */
+#define READER_BATCH 4
 _Static_assert(sizeof(struct rec) == 32, "records stay small");
 
 struct worker {
@@ -58,6 +62,7 @@ struct tk_pt_decode {
 	struct chunk *chunk;	/* the chunk being read */
 	uint32_t idx;
 	bool gap_done;		/* the gap after piece cur was yielded */
+	bool reader_waiting;	/* for chunks of piece cur (under mu) */
 	bool inline_active;	/* one thread: pd decodes piece cur */
 	struct piece_dec pd;
 	uint64_t insns, blocks;
@@ -152,12 +157,15 @@ static void run_piece(struct worker *w, unsigned k)
 				s->head = c;
 			s->tail = c;
 			s->nchunks++;
-			pthread_cond_broadcast(&d->cv_reader);
+			if (d->reader_waiting && k == d->cur && s->nchunks >= READER_BATCH)
+				pthread_cond_broadcast(&d->cv_reader);
 		} else {
 			put_chunk(d, c);
 		}
-		while (rc == 0 && s->nchunks >= d->max_chunks && !d->stop)
-			pthread_cond_wait(&d->cv_workers, &d->mu);
+		/* A full slot waits until the reader has taken half of it. */
+		if (rc == 0 && s->nchunks >= d->max_chunks)
+			while (s->nchunks > d->max_chunks / 2 && !d->stop)
+				pthread_cond_wait(&d->cv_workers, &d->mu);
 		bool stop = d->stop;
 		pthread_mutex_unlock(&d->mu);
 		if (rc != 0 || stop)
@@ -342,8 +350,11 @@ static int next_chunk(struct tk_pt_decode *d)
 	}
 	pthread_mutex_lock(&d->mu);
 	struct slot *s = &d->slots[d->cur];
-	while (!s->head && !s->done && !d->error)
+	while (!s->head && !s->done && !d->error) {
+		d->reader_waiting = true;
 		pthread_cond_wait(&d->cv_reader, &d->mu);
+	}
+	d->reader_waiting = false;
 	int rc = 0;
 	if (d->error) {
 		rc = d->error;
@@ -355,8 +366,10 @@ static int next_chunk(struct tk_pt_decode *d)
 		d->chunk->next = NULL;
 		d->insns += d->chunk->ninsns;
 		d->blocks += d->chunk->nblocks;
-		s->nchunks--;
-		pthread_cond_broadcast(&d->cv_workers);
+		/* Only a full slot's worker waits for the reader here (the
+		 * others wait for cur to move on). */
+		if (s->nchunks-- == d->max_chunks / 2 + 1)
+			pthread_cond_broadcast(&d->cv_workers);
 		rc = 1;
 	}
 	pthread_mutex_unlock(&d->mu);
