@@ -7,8 +7,9 @@
  * CHUNK_BUDGET / threads unread chunks (but 8; then its worker waits), so
  * memory stays bounded (2 * CHUNK_BUDGET chunks of 64 KiB, 32 MiB, for up
  * to 32 threads).  A worker may decode the next piece well ahead of the
- * reader, so the threads rarely wait for each other.  With one thread the
- * reader decodes each piece itself, chunk by chunk. */
+ * reader, so the threads rarely wait for each other, and when they do they
+ * wake each other in batches (READER_BATCH, half a full slot).  With one
+ * thread the reader decodes each piece itself, chunk by chunk. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
