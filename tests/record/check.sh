@@ -202,17 +202,20 @@ interrupt)
 	rm -f "$name.in"
 	mkfifo "$name.in" || fail "mkfifo"
 	for sig in INT TERM; do
-		rm -f "$name.$sig.tarmac"
+		rm -f "$name.$sig.tarmac" "$name.$sig.tarmac".tmp.*	# a killed run's
 		sleep 60 > "$name.in" &
 		holder=$!
 		env --default-signal=INT "$tk" record "$elf" -o "$name.$sig.tarmac" \
 			< "$name.in" > "$name.$sig.out" 2> "$name.$sig.err" &
 		pid=$!
-		for i in $(seq 100); do
+		# A failure must not leave the recording running (at end of
+		# input the program spins, and its trace grows by gigabytes).
+		trap 'kill $pid $holder 2> /dev/null' EXIT
+		for i in $(seq 300); do
 			grep -q waiting "$name.$sig.out" 2> /dev/null && break
 			sleep 0.1
 		done
-		grep -q waiting "$name.$sig.out" || fail "SIG$sig: the program did not start"
+		grep -q waiting "$name.$sig.out" || fail "SIG$sig: the program did not start in 30 s"
 		kill -$sig $pid
 		wait $pid
 		rc=$?
@@ -229,6 +232,7 @@ interrupt)
 			fail "SIG$sig: the trace ends mid-line"
 		echo "SIG$sig (exit $rc): $(grep -c ' IT (' "$name.$sig.tarmac") instructions kept"
 	done
+	trap - EXIT
 	rm -f "$name.in"
 	;;
 targets)
