@@ -214,6 +214,9 @@ int tk_calls_new(const tk_calls_opts *opts, tk_calls **out);
  * picks what it needs).  Returns 0, TK_ERR_NOMEM, or a sink's error. */
 int tk_calls_feed(tk_calls *c, const tk_event *ev);
 
+/* Feed n events in order (tk_source_next_many's); as tk_calls_feed. */
+int tk_calls_feed_many(tk_calls *c, const tk_event *evs, size_t n);
+
 /* End of trace: in every context, close the firm frames still open, move
  * the calls confirmed inside still-pending potential calls up to their
  * parents, and hand the result to the sink.  Without a sink, *out receives the tree (owned by the

@@ -184,6 +184,16 @@ int tk_source_detect(const char *path, const tk_source_spec *spec,
 int tk_source_next(tk_source *src, tk_event *ev);
 
 /*
+ * Read up to cap (>= 1) events at once into evs: the events
+ * tk_source_next() would give one by one, all valid until the next call
+ * into the source.  Returns how many (1 or more), 0 at the end of the
+ * trace, or a negative tk_err.  A source that reads runs (below) may fill
+ * many per call, which spares its reader a call per event; others give
+ * one.
+ */
+int tk_source_next_many(tk_source *src, tk_event *evs, size_t cap);
+
+/*
  * Ask for runs of instructions (TK_EV_RUN, event.h) in place of the
  * TK_EV_INSN events they stand for, where the source can give them; before
  * the first tk_source_next().  For readers that need no more of the

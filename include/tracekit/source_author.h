@@ -36,6 +36,8 @@ typedef struct tk_source_ops {
 	int (*seek)(tk_source *src, const tk_seek_point *at);
 	/* As tk_source_want_runs(); NULL: no runs. */
 	bool (*want_runs)(tk_source *src);
+	/* As tk_source_next_many(); NULL: one event per call, by next. */
+	int (*next_many)(tk_source *src, tk_event *evs, size_t cap);
 } tk_source_ops;
 
 struct tk_source {

@@ -277,6 +277,16 @@ int tk_calls_feed(tk_calls *c, const tk_event *ev)
 	return feed_event(c, ev);
 }
 
+int tk_calls_feed_many(tk_calls *c, const tk_event *evs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = tk_calls_feed(c, &evs[i]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* ---- piece summaries (callsum.h) ---- */
 
 const tk_csrec *tk_callsum_records(const tk_callsum *s, size_t *n);

@@ -215,6 +215,13 @@ int tk_source_next(tk_source *src, tk_event *ev)
 	return src->ops->next(src, ev);
 }
 
+int tk_source_next_many(tk_source *src, tk_event *evs, size_t cap)
+{
+	if (src->ops->next_many && cap > 1)
+		return src->ops->next_many(src, evs, cap);
+	return src->ops->next(src, evs);
+}
+
 bool tk_source_want_runs(tk_source *src)
 {
 	return src->ops->want_runs && src->ops->want_runs(src);

@@ -136,11 +136,11 @@ static tk_status from_trace(tk_cli *cli, const tk_calls_sink *sink, tk_callwalk 
 	bool reported = false;
 	rc = tk_calls_read(calls, src, &ro);
 	if (rc == TK_ERR_UNSUPPORTED) {
-		tk_event ev;
+		tk_event evs[64];	/* runs come many at a time */
 		rc = 0;
-		while ((read_rc = tk_cli_next(cli, src, &ev)) > 0)	/* prints its own errors */
-			if ((rc = tk_calls_feed(calls, &ev)) < 0)
-				break;
+		/* tk_cli_next_many prints its own errors */
+		while (rc >= 0 && (read_rc = tk_cli_next_many(cli, src, evs, 64)) > 0)
+			rc = tk_calls_feed_many(calls, evs, (size_t)read_rc);
 		reported = read_rc < 0;
 		if (reported)
 			rc = read_rc;

@@ -482,20 +482,31 @@ tk_status tk_cli_open_trace(tk_cli *cli, tk_source **out)
 
 int tk_cli_next(tk_cli *cli, tk_source *src, tk_event *ev)
 {
-	static unsigned counter;
-	int rc = tk_source_next(src, ev);
-	if (rc < 0) {
-		tk_cli_error(cli, "%s: %s", cli->trace, tk_strerror(rc));
-		return rc;
+	return tk_cli_next_many(cli, src, ev, 1);
+}
+
+int tk_cli_next_many(tk_cli *cli, tk_source *src, tk_event *evs, size_t cap)
+{
+	static unsigned counter;	/* events read: the meter moves every 65536 */
+	int n = tk_source_next_many(src, evs, cap);
+	if (n < 0) {
+		tk_cli_error(cli, "%s: %s", cli->trace, tk_strerror(n));
+		return n;
 	}
-	if (rc > 0 && (ev->kind == TK_EV_CALL || ev->kind == TK_EV_RETURN) && ev->u.func.name &&
-	    tk_namemap_add(&cli->names, ev->u.func.addr, ev->u.func.name, ev->u.func.name_len) < 0) {
-		tk_cli_error(cli, "out of memory");
-		return TK_ERR_NOMEM;
+	for (int i = 0; i < n; i++) {
+		const tk_event *ev = &evs[i];
+		if ((ev->kind == TK_EV_CALL || ev->kind == TK_EV_RETURN) && ev->u.func.name &&
+		    tk_namemap_add(&cli->names, ev->u.func.addr, ev->u.func.name,
+				   ev->u.func.name_len) < 0) {
+			tk_cli_error(cli, "out of memory");
+			return TK_ERR_NOMEM;
+		}
 	}
-	if (cli->progress && !(++counter & 65535))
+	unsigned before = counter;
+	counter += (unsigned)n;
+	if (cli->progress && (before >> 16) != (counter >> 16))
 		tk_cli_progress(cli, "reading", tk_source_pos(src), tk_source_size(src));
-	return rc;
+	return n;
 }
 
 void tk_cli_close_trace(tk_cli *cli, tk_source *src)

@@ -187,6 +187,9 @@ tk_status tk_cli_open_trace(tk_cli *cli, tk_source **out);
  * tk_source_next().  Prints the error message for a negative return. */
 int tk_cli_next(tk_cli *cli, tk_source *src, tk_event *ev);
 
+/* The same for up to cap events at once (tk_source_next_many). */
+int tk_cli_next_many(tk_cli *cli, tk_source *src, tk_event *evs, size_t cap);
+
 /* Finish the progress meter and print the warning summary. */
 void tk_cli_close_trace(tk_cli *cli, tk_source *src);
 

@@ -312,30 +312,12 @@ static int expand_pending(struct piece_dec *pd, struct chunk *ch)
 	return 0;
 }
 
-/* A block's last instruction, at end: size, class and branch kind into r
- * (size 0 if unknown).  Only calls need a look at the bytes (their return
- * address, and a call to the next instruction is none); for the rest
- * libipt's class is enough, when it gives one (a return matches frames by
- * its target: its size is never needed). */
-static void block_last(struct piece_dec *pd, uint64_t end, struct rec *r)
+/* A block's last instruction, at end, when libipt's class is not enough
+ * (see block_last). */
+static void block_last_slow(struct piece_dec *pd, uint64_t end, struct rec *r)
 {
 	const struct pt_block *b = &pd->block;
 	bool last = end == b->end_ip;
-	switch (last ? b->iclass : ptic_error) {
-	case ptic_other:
-	case ptic_jump:
-	case ptic_cond_jump:
-	case ptic_far_jump:
-	case ptic_ptwrite:
-	case ptic_return:
-	case ptic_far_return:
-		r->iclass = (uint8_t)b->iclass;
-		r->branch = (uint8_t)tk_pt_branch_of(b->iclass, false);
-		r->size = 0;
-		return;
-	default:
-		break;
-	}
 	struct pt_insn_info tmp;
 	const struct pt_insn_info *in;
 	if (last && b->truncated) {
@@ -356,13 +338,39 @@ static void block_last(struct piece_dec *pd, uint64_t end, struct rec *r)
 	}
 }
 
+/* A block's last instruction, at end: size, class and branch kind into r
+ * (size 0 if unknown).  Only calls need a look at the bytes (their return
+ * address, and a call to the next instruction is none); for the rest
+ * libipt's class is enough, when it gives one (a return matches frames by
+ * its target: its size is never needed).  Inline: it runs for every
+ * block. */
+static inline void block_last(struct piece_dec *pd, uint64_t end, struct rec *r)
+{
+	const struct pt_block *b = &pd->block;
+	switch (end == b->end_ip ? b->iclass : ptic_error) {
+	case ptic_other:
+	case ptic_jump:
+	case ptic_cond_jump:
+	case ptic_far_jump:
+	case ptic_ptwrite:
+	case ptic_return:
+	case ptic_far_return:
+		r->iclass = (uint8_t)b->iclass;
+		r->branch = (uint8_t)tk_pt_branch_of(b->iclass, false);
+		r->size = 0;
+		return;
+	default:
+		block_last_slow(pd, end, r);
+	}
+}
+
 /* A block as one record (blocks-only mode): n instructions from b->ip, the
  * last one at end.  Blocks end at every call (alloc_decoder), so no earlier
  * instruction is a call or a return.  With join_blocks, a block extends
  * the record before it when that one ends in neither: a run of the event
  * model, as long as possible. */
-static void push_block(struct piece_dec *pd, struct chunk *ch, uint32_t n, uint64_t end,
-		       uint64_t off)
+static inline void push_block(struct piece_dec *pd, struct chunk *ch, uint32_t n, uint64_t end,
+			      uint64_t off)
 {
 	struct rec *prev = ch->n ? &ch->recs[ch->n - 1] : NULL;
 	if (pd->o->join_blocks && prev && prev->kind == R_BLOCK && prev->aux <= UINT32_MAX - n &&

@@ -20,6 +20,7 @@
  * of the traced flow is missing.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,8 +273,17 @@ static void make_run(pt_source *ps, tk_event *ev, const struct rec *b)
 	tk_insn_run *r = &ev->u.run;
 	r->first_pc = b->ip;
 	r->count = b->aux;
-	r->last = (tk_insn){.pc = b->u.end_ip, .isa = TK_ISA_X86_64, .branch = (tk_branch)b->branch,
-			    .width = b->size, .executed = true, .mode = "", .disasm = ""};
+	/* Field by field: with nbytes 0 the bytes mean nothing, and a run
+	 * is made for every call and return (zeroing them cost 1.5% of a profile). */
+	tk_insn *l = &r->last;
+	l->pc = b->u.end_ip;
+	l->isa = TK_ISA_X86_64;
+	l->branch = (tk_branch)b->branch;
+	l->width = b->size;
+	l->nbytes = 0;
+	l->executed = true;
+	l->mode = l->disasm = "";
+	l->mode_len = l->disasm_len = 0;
 }
 
 /* One decoder item: 1 with an event in ev, 0 for none. */
@@ -379,6 +389,23 @@ static int pt_next(tk_source *s, tk_event *ev)
 	}
 }
 
+/* The runs of the blocks taken from the decoder, as many as fit; else
+ * one event as pt_next gives it. */
+static int pt_next_many(tk_source *s, tk_event *evs, size_t cap)
+{
+	pt_source *ps = (pt_source *)s;
+	if (cap > INT_MAX)
+		cap = INT_MAX;
+	size_t n = 0;
+	while (n < cap && ps->blk < ps->blk_end && !ps->sticky) {
+		const struct rec *b = ps->blk++;
+		s->pos = ps->done_bytes + b->offset;
+		if (b->aux)
+			make_run(ps, &evs[n++], b);
+	}
+	return n ? (int)n : pt_next(s, evs);
+}
+
 static void pt_free(tk_source *s)
 {
 	pt_source *ps = (pt_source *)s;
@@ -400,6 +427,7 @@ static const tk_source_ops pt_ops = {
 	.free = pt_free,
 	.seek = NULL,
 	.want_runs = pt_want_runs,
+	.next_many = pt_next_many,
 };
 
 /* ---- opening ---- */
