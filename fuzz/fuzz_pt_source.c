@@ -73,16 +73,21 @@ static void read_trace(bool runs, unsigned threads, struct reading *out)
 	co.steps = TK_STEPS_INSNS;
 	tk_calls *calls = NULL;
 	int rc = tk_calls_new(&co, &calls);
-	tk_event ev;
-	while (rc == 0 && tk_source_next(src, &ev) > 0) {
-		out->events++;
-		if (ev.kind == TK_EV_INSN)
-			out->insns++;
-		else if (ev.kind == TK_EV_RUN)
-			out->insns += ev.u.run.count;
-		else if (ev.kind == TK_EV_GAP)
-			out->gaps++;
-		rc = tk_calls_feed(calls, &ev);
+	/* Runs are read many at a time, as the report tools read them. */
+	tk_event evs[16];
+	int n;
+	while (rc == 0 && (n = tk_source_next_many(src, evs, runs ? 16 : 1)) > 0) {
+		for (int i = 0; i < n; i++) {
+			const tk_event *ev = &evs[i];
+			out->events++;
+			if (ev->kind == TK_EV_INSN)
+				out->insns++;
+			else if (ev->kind == TK_EV_RUN)
+				out->insns += ev->u.run.count;
+			else if (ev->kind == TK_EV_GAP)
+				out->gaps++;
+		}
+		rc = tk_calls_feed_many(calls, evs, (size_t)n);
 	}
 	tk_source_free(src);
 	tk_calltree *tree = NULL;
