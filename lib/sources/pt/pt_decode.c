@@ -270,8 +270,8 @@ int tk_pt_decode_new(tk_pt *pt, unsigned i, const tk_pt_decode_opts *opts,
 		threads = d->npieces;
 	if (threads > 1) {
 		/* threads - 1 workers; the reader decodes too, when it would
-		 * wait (read_or_help): one thread per core, none of them
-		 * sharing a core with another. */
+		 * wait (help): one thread per core, none of them sharing a
+		 * core with another. */
 		d->workers = calloc(threads, sizeof *d->workers);
 		if (!d->workers) {
 			tk_pt_decode_free(d);
@@ -337,10 +337,10 @@ void tk_pt_decode_free(tk_pt_decode *d)
 	free(d);
 }
 
-/* The reader, with nothing of piece cur to read: decode one chunk of the
- * piece it helps with, taking the next piece no worker has taken (within
- * the window) if it helps with none.  Called and returns with mu held;
- * false if there is nothing it may do. */
+/* The reader, with nothing of piece cur to read: decode up to HELP_CHUNKS
+ * chunks of the piece it helps with, taking the next piece no worker has
+ * taken (within the window) if it helps with none.  Called and returns
+ * with mu held; false if there is nothing it may do. */
 static bool help(struct tk_pt_decode *d)
 {
 	if (!d->helping) {

@@ -121,7 +121,7 @@ static int push_error(struct piece_dec *pd, struct chunk *ch, const char *what, 
 	s->type = err;
 	s->gap = TK_PT_GAP_DECODE_ERROR;
 	*append(ch) = (struct rec){.kind = R_ERROR, .aux = idx, .ip = ip,
-					 .offset = dec_offset(pd)};
+				   .offset = dec_offset(pd)};
 	return 0;
 }
 
@@ -151,7 +151,7 @@ static int push_event(struct chunk *ch, const struct pt_event *ev, uint64_t offs
 	}
 	s->has_ip = has_ip;
 	*append(ch) = (struct rec){.kind = R_EVENT, .aux = idx, .ip = has_ip ? ip : 0,
-					 .offset = offset};
+				   .offset = offset};
 	return 0;
 }
 
@@ -218,8 +218,8 @@ static void push_insn(struct chunk *ch, const struct pt_insn_info *in, uint64_t 
 		      uint8_t flags)
 {
 	*append(ch) = (struct rec){.kind = R_INSN, .size = in->size, .iclass = in->iclass,
-					 .branch = in->branch, .flags = flags, .ip = in->ip,
-					 .offset = off, .u.bytes = in->raw};
+				   .branch = in->branch, .flags = flags, .ip = in->ip,
+				   .offset = off, .u.bytes = in->raw};
 }
 
 /* Whether n instructions from ip, each known to capstone, end with the
@@ -426,7 +426,7 @@ static int take_block(struct piece_dec *pd, struct chunk *ch, uint64_t off)
 	}
 	if (pd->o->block_marks && !(pd->fillin && b->ip == pd->pc->boundary_ip))
 		*append(ch) = (struct rec){.kind = R_BLOCK, .aux = b->ninsn, .ip = b->ip,
-						 .offset = off, .u.end_ip = b->end_ip};
+					   .offset = off, .u.end_ip = b->end_ip};
 	pd->pending = true;
 	pd->pend_ip = b->ip;
 	pd->pend_off = off;
@@ -527,7 +527,7 @@ static int step(struct piece_dec *pd, struct chunk *ch)
 			} else {
 				if (pd->pc->how == PIECE_END_TRACE && !(pd->status & pts_ip_suppressed))
 					*append(ch) = (struct rec){.kind = R_END,
-									 .offset = dec_offset(pd)};
+								   .offset = dec_offset(pd)};
 				pd->state = S_DONE;
 				return 0;
 			}

@@ -345,20 +345,28 @@ static int on_item(pt_source *ps, const tk_pt_item *it, tk_event *ev)
 	}
 }
 
+/* The fast path of runs: up to cap runs into evs from the block records
+ * taken from the decoder (those of no instruction skipped); how many. */
+static size_t take_runs(pt_source *ps, tk_event *evs, size_t cap)
+{
+	size_t n = 0;
+	while (n < cap && ps->blk < ps->blk_end) {
+		const struct rec *b = ps->blk++;
+		ps->base.pos = ps->done_bytes + b->offset;
+		if (b->aux)
+			make_run(ps, &evs[n++], b);
+	}
+	return n;
+}
+
 static int pt_next(tk_source *s, tk_event *ev)
 {
 	pt_source *ps = (pt_source *)s;
 	if (ps->sticky)
 		return ps->sticky;
 	for (;;) {
-		if (ps->blk < ps->blk_end) {	/* the fast path of runs */
-			const struct rec *b = ps->blk++;
-			s->pos = ps->done_bytes + b->offset;
-			if (!b->aux)
-				continue;
-			make_run(ps, ev, b);
+		if (take_runs(ps, ev, 1))
 			return 1;
-		}
 		if (!ps->dec) {
 			if (ps->stream >= ps->nstreams) {
 				s->pos = s->size;
@@ -394,15 +402,9 @@ static int pt_next(tk_source *s, tk_event *ev)
 static int pt_next_many(tk_source *s, tk_event *evs, size_t cap)
 {
 	pt_source *ps = (pt_source *)s;
-	if (cap > INT_MAX)
-		cap = INT_MAX;
-	size_t n = 0;
-	while (n < cap && ps->blk < ps->blk_end && !ps->sticky) {
-		const struct rec *b = ps->blk++;
-		s->pos = ps->done_bytes + b->offset;
-		if (b->aux)
-			make_run(ps, &evs[n++], b);
-	}
+	if (ps->sticky)
+		return ps->sticky;
+	size_t n = take_runs(ps, evs, cap < INT_MAX ? cap : INT_MAX);
 	return n ? (int)n : pt_next(s, evs);
 }
 
